@@ -1,0 +1,31 @@
+# netdev-offload-hw: the plugin's sources, built into libopenvswitch.
+#
+# The plugin's build copies this repository's lib/ and tests/ to
+# netdev-offload-hw/ in the OVS tree; vswitchd-patches/0001 includes this
+# file from OVS's Makefile.am.
+
+# ALLOW_EXPERIMENTAL_API makes dpif-netdev call hw_miss_packet_recover().
+AM_CPPFLAGS += -DHAVE_NETDEV_OFFLOAD_HW -DALLOW_EXPERIMENTAL_API
+AM_CPPFLAGS += -I $(top_srcdir)/netdev-offload-hw/lib/netdev-offload-hw
+
+lib_libopenvswitch_la_SOURCES += \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-dev.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-dev.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-encode.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-encode.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-flow.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-flow.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-flow.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-flow.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-rule.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-rule.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-toeplitz.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-toeplitz.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-translate.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-translate.h \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw.c \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw.h \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-offload-hw.c \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-offload-hw.h

@@ -1,0 +1,192 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "hw-flow.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "hw-dev.h"
+#include "hw-encode.h"
+#include "hw-rule.h"
+#include "netdev-hw.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/util.h"
+#include "openvswitch/vlog.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(hw_flow);
+
+/* Destroy errors are not the caller's to handle (there is nothing left to
+ * undo), but they mean the device keeps an object we no longer track. */
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+/* Counter points attached to every counters object, by index.  The order is
+ * the one hw_flow_read() relies on. */
+static const enum ibv_counter_description hw_flow_counter_points[] = {
+    IBV_COUNTER_PACKETS,
+    IBV_COUNTER_BYTES,
+};
+
+static void
+hw_flow_destroy_warn(const struct netdev_hw_device *dev, const char *step,
+                     int error)
+{
+    if (error) {
+        VLOG_WARN_RL(&rl, "%s: %s failed: %s", dev->devname, step,
+                     ovs_strerror(error));
+    }
+}
+
+/* Destroys whatever 'flow' holds, in reverse order of creation.  Used both
+ * to undo a partial install and to uninstall a complete one. */
+static void
+hw_flow_destroy__(const struct netdev_hw_device *dev, struct hw_flow *flow)
+{
+    if (dev) {
+        if (flow->flow) {
+            hw_flow_destroy_warn(dev, "destroy_flow",
+                                 dev->ops->destroy_flow(flow->flow));
+        }
+        if (flow->counters) {
+            uint64_t values[ARRAY_SIZE(hw_flow_counter_points)];
+
+            /* The rule is gone, so these values are final. */
+            memset(values, 0, sizeof values);
+            if (flow->flow
+                && !dev->ops->read_counters(flow->counters, values,
+                                            ARRAY_SIZE(values))) {
+                flow->final_packets = values[0];
+                flow->final_bytes = values[1];
+                flow->final_valid = true;
+            }
+            hw_flow_destroy_warn(dev, "destroy_counters",
+                                 dev->ops->destroy_counters(flow->counters));
+        }
+        if (flow->reformat) {
+            hw_flow_destroy_warn(dev, "destroy_action",
+                                 dev->ops->destroy_action(flow->reformat));
+        }
+    }
+    flow->flow = NULL;
+    flow->counters = NULL;
+    flow->reformat = NULL;
+    ofpbuf_uninit(&flow->attr);
+    ofpbuf_init(&flow->attr, 0);
+}
+
+int
+hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
+                const struct hw_rule *rule, struct hw_flow *flow,
+                struct ds *reason)
+{
+    struct hw_encode_handles handles = { .counters = NULL,
+                                         .reformat = NULL };
+    const char *step;
+    int error;
+
+    memset(flow, 0, sizeof *flow);
+    ofpbuf_init(&flow->attr, 0);
+
+    if (!dest) {
+        ds_put_cstr(reason, "no destination QP: port not configured");
+        return ENODEV;
+    }
+
+    if (rule->count) {
+        step = "create_counters";
+        error = dev->ops->create_counters(dev->ctx, &flow->counters);
+        if (error) {
+            flow->counters = NULL;
+            goto error;
+        }
+
+        step = "attach_counters";
+        for (size_t i = 0; i < ARRAY_SIZE(hw_flow_counter_points); i++) {
+            struct ibv_counter_attach_attr attach = {
+                .counter_desc = hw_flow_counter_points[i],
+                .index = i,
+                .comp_mask = 0,
+            };
+
+            error = dev->ops->attach_counters(flow->counters, &attach);
+            if (error) {
+                goto error;
+            }
+        }
+        handles.counters = flow->counters;
+        flow->counted = true;
+    }
+
+    hw_encode_flow(rule, &handles, dev->port_num, &flow->attr);
+
+    step = "create_flow";
+    error = dev->ops->create_flow(dest, flow->attr.data, &flow->flow);
+    if (error) {
+        flow->flow = NULL;
+        goto error;
+    }
+    return 0;
+
+error:
+    ds_put_format(reason, "%s: %s", step, ovs_strerror(error));
+    hw_flow_destroy__(dev, flow);
+    return error;
+}
+
+void
+hw_flow_uninstall(const struct netdev_hw_device *dev, struct hw_flow *flow)
+{
+    hw_flow_destroy__(dev, flow);
+    flow->uninstalled = true;
+}
+
+int
+hw_flow_read(const struct netdev_hw_device *dev, const struct hw_flow *flow,
+             uint64_t *packets, uint64_t *bytes)
+{
+    uint64_t values[ARRAY_SIZE(hw_flow_counter_points)];
+    int error;
+
+    *packets = *bytes = 0;
+    if (!flow->counted) {
+        return EOPNOTSUPP;
+    }
+    if (flow->uninstalled || !flow->counters) {
+        if (!flow->final_valid) {
+            return ENODEV;
+        }
+        *packets = flow->final_packets;
+        *bytes = flow->final_bytes;
+        return 0;
+    }
+
+    memset(values, 0, sizeof values);
+    error = dev->ops->read_counters(flow->counters, values,
+                                    ARRAY_SIZE(values));
+    if (!error) {
+        *packets = values[0];
+        *bytes = values[1];
+    }
+    return error;
+}
+
+const struct ibv_flow_attr *
+hw_flow_attr(const struct hw_flow *flow)
+{
+    return flow->attr.size ? flow->attr.data : NULL;
+}

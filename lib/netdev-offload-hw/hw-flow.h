@@ -1,0 +1,90 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef HW_FLOW_H
+#define HW_FLOW_H 1
+
+/* The device objects of one offloaded rule, created all or none.
+ *
+ * hw_flow_install() creates, in this order, the counters (when the rule
+ * counts), the encoded ibv_flow_attr and the steering rule itself; if any
+ * step fails, what was already created is destroyed in reverse order, so a
+ * failed install leaves nothing behind on the device.  hw_flow_uninstall()
+ * destroys a complete install in reverse order.
+ *
+ * Not thread-safe by itself: the caller makes sure that only one thread at a
+ * time installs, reads or uninstalls a given struct hw_flow.  Calls for
+ * different flows on one device may run concurrently (the backend serialises
+ * its own state). */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+#include "openvswitch/ofpbuf.h"
+
+struct ds;
+struct hw_rule;
+struct netdev_hw_device;
+
+struct hw_flow {
+    struct ibv_counters *counters;      /* NULL if the rule counts nothing. */
+    struct ibv_flow_action *reformat;   /* Tunnel reformat, NULL if none. */
+    struct ibv_flow *flow;              /* The steering rule. */
+
+    /* The ibv_flow_attr buffer handed to create_flow(), kept so that the
+     * rule can be shown as the device received it (hw_encode_format()). */
+    struct ofpbuf attr;
+
+    /* Counter values read by hw_flow_uninstall() after the steering rule
+     * was destroyed and before its counters were, so that no packet counted
+     * by the device is lost to the caller's final statistics. */
+    bool counted;                       /* The rule had counters. */
+    bool uninstalled;
+    bool final_valid;                   /* The final read succeeded. */
+    uint64_t final_packets;
+    uint64_t final_bytes;
+};
+
+/* Installs 'rule' on 'dev' with destination 'dest' (an RSS QP of the port)
+ * and fills 'flow' with the objects created.  Returns 0 on success.  On
+ * failure nothing remains on the device, 'flow' holds nothing to free, a
+ * positive errno value is returned and 'reason' receives the failed step and
+ * the error, e.g. "create_flow: No space left on device". */
+int hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
+                    const struct hw_rule *rule, struct hw_flow *flow,
+                    struct ds *reason);
+
+/* Destroys the objects of 'flow', installed by hw_flow_install(), in reverse
+ * order of creation.  Before the counters go, their last values are kept in
+ * 'flow->final_packets' and 'flow->final_bytes'.  If 'dev' is NULL the device
+ * has been closed, which destroyed its objects with it: only the memory held
+ * by 'flow' is released. */
+void hw_flow_uninstall(const struct netdev_hw_device *dev,
+                       struct hw_flow *flow);
+
+/* Stores into '*packets' and '*bytes' the packets and bytes the device has
+ * counted for 'flow' since it was installed (or the values kept at
+ * uninstall).  Returns 0, EOPNOTSUPP if the rule has no counters, ENODEV if
+ * it was uninstalled without a final read, or the device's errno; both
+ * values are 0 on error. */
+int hw_flow_read(const struct netdev_hw_device *dev,
+                 const struct hw_flow *flow,
+                 uint64_t *packets, uint64_t *bytes);
+
+/* Returns the encoded ibv_flow_attr of 'flow', or NULL if none was kept. */
+const struct ibv_flow_attr *hw_flow_attr(const struct hw_flow *flow);
+
+#endif /* hw-flow.h */

@@ -1,0 +1,2186 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "hw-model-flow.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+#include "dp-packet.h"
+#include "hash.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/hmap.h"
+#include "openvswitch/list.h"
+#include "openvswitch/vlog.h"
+#include "ovs-thread.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(hw_model_flow);
+
+/* How the model follows the real stack.
+ *
+ * ibv_create_flow() on mlx5 goes through three layers, and the model runs
+ * their checks in the same order so that a rule with several faults fails
+ * with the errno the first failing layer returns:
+ *
+ *   1. libmlx5 (mlx5_create_flow): at most one ACTION_COUNT spec; a counters
+ *      object with no attached point cannot be bound.
+ *   2. libibverbs (ib_spec_to_kern_spec): walks the specs from offset 20 by
+ *      hdr.size, converts each to the kernel's fixed layout, and refuses
+ *      unknown types (GRE, VXLAN and actions have no INNER variant) and
+ *      short or over-long IPV4_EXT, IPV6 and VXLAN specs.
+ *   3. The kernel: uverbs core (CAP_NET_RAW, flags, spec count, port, QP
+ *      type, flow label and VNI range), then mlx5_ib (priority, table type,
+ *      ethertype consistency, per-spec field support, ip_protocol
+ *      conflicts, tag range), then mlx5 fs_core (value bits outside the
+ *      mask, merge into or conflict with an identical entry, table size).
+ *
+ * The match of a rule is kept as mlx5 keeps it: a value and a mask
+ * (criteria) over the fields of the device's match parameter.  Specs are
+ * applied to it one after the other exactly as mlx5_ib does, so a later spec
+ * overwrites what an earlier one set, and a packet matches when every byte
+ * of its own view of those fields, ANDed with the mask, equals the value. */
+
+/* ---------------------------------------------------------------------- */
+/* The match parameter.                                                   */
+/* ---------------------------------------------------------------------- */
+
+/* Big-endian byte arrays only, so that the structs have no padding: the
+ * model compares, masks and hashes them byte by byte. */
+struct fte_hdrs {                   /* mlx5 fte_match_set_lyr_2_4. */
+    uint8_t dmac[6];
+    uint8_t smac[6];
+    uint8_t ethertype[2];           /* After the last VLAN tag. */
+    uint8_t first_vid[2];           /* 12 bits. */
+    uint8_t first_cfi;              /* 1 bit. */
+    uint8_t first_prio;             /* 3 bits. */
+    uint8_t cvlan_tag;              /* 1: the first tag is 802.1Q. */
+    uint8_t ip_version;             /* 4 bits. */
+    uint8_t ip_protocol;
+    uint8_t ip_dscp;                /* 6 bits. */
+    uint8_t ip_ecn;                 /* 2 bits. */
+    uint8_t l4_type;                /* L4_TYPE_*; see below. */
+    uint8_t src_ip[16];             /* IPv4 in the last 4 bytes. */
+    uint8_t dst_ip[16];
+    uint8_t tcp_sport[2];
+    uint8_t tcp_dport[2];
+    uint8_t udp_sport[2];
+    uint8_t udp_dport[2];
+};
+
+/* l4_type is what the parser found after the IP header.  mlx5 programs only
+ * ip_protocol for a TCP or UDP spec; the model also requires the L4 header
+ * to be present (not a later fragment, not truncated), so that a rule with
+ * an L4 spec never claims a packet whose ports the hardware could not
+ * read. */
+enum {
+    L4_TYPE_NONE = 0,
+    L4_TYPE_TCP = 1,
+    L4_TYPE_UDP = 2,
+};
+
+struct fte_misc {                   /* mlx5 misc_parameters(_2). */
+    uint8_t outer_ipv6_flow_label[4];
+    uint8_t inner_ipv6_flow_label[4];
+    uint8_t gre_protocol[2];
+    uint8_t gre_key[4];
+    uint8_t vxlan_vni[4];           /* 24 bits. */
+    uint8_t outer_first_mpls[4];
+    uint8_t inner_first_mpls[4];
+    uint8_t outer_first_mpls_over_udp[4];
+    uint8_t outer_first_mpls_over_gre[4];
+};
+
+struct fte_match {
+    struct fte_hdrs outer;
+    struct fte_misc misc;
+    struct fte_hdrs inner;
+};
+
+/* What a packet offers beyond the outer headers.  The parser classifies no
+ * tunnel and no MPLS yet (a later task adds them); until then every field
+ * that only such packets have reads as absent, and a rule with a non-zero
+ * mask on one never matches. */
+struct pkt_extra {
+    bool tunnelled;
+    bool mpls;
+};
+
+static bool
+bytes_are_zero(const void *p_, size_t n)
+{
+    const uint8_t *p = p_;
+
+    for (size_t i = 0; i < n; i++) {
+        if (p[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void
+put_be16(uint8_t dst[2], uint16_t x)
+{
+    dst[0] = x >> 8;
+    dst[1] = x;
+}
+
+static void
+put_be32(uint8_t dst[4], uint32_t x)
+{
+    dst[0] = x >> 24;
+    dst[1] = x >> 16;
+    dst[2] = x >> 8;
+    dst[3] = x;
+}
+
+static uint16_t
+get_be16(const uint8_t *p)
+{
+    return (p[0] << 8) | p[1];
+}
+
+static uint32_t
+get_be32(const uint8_t *p)
+{
+    return ((uint32_t) p[0] << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
+}
+
+/* Whether a rule with 'mask' needs tunnel fields from the packet. */
+static bool
+mask_needs_tunnel(const struct fte_match *mask)
+{
+    const struct fte_misc *m = &mask->misc;
+
+    return (!bytes_are_zero(&mask->inner, sizeof mask->inner)
+            || !bytes_are_zero(m->inner_ipv6_flow_label,
+                               sizeof m->inner_ipv6_flow_label)
+            || !bytes_are_zero(m->gre_protocol, sizeof m->gre_protocol)
+            || !bytes_are_zero(m->gre_key, sizeof m->gre_key)
+            || !bytes_are_zero(m->vxlan_vni, sizeof m->vxlan_vni)
+            || !bytes_are_zero(m->inner_first_mpls,
+                               sizeof m->inner_first_mpls)
+            || !bytes_are_zero(m->outer_first_mpls_over_udp,
+                               sizeof m->outer_first_mpls_over_udp)
+            || !bytes_are_zero(m->outer_first_mpls_over_gre,
+                               sizeof m->outer_first_mpls_over_gre));
+}
+
+static bool
+mask_needs_mpls(const struct fte_match *mask)
+{
+    return !bytes_are_zero(mask->misc.outer_first_mpls,
+                           sizeof mask->misc.outer_first_mpls);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Packet parser.                                                         */
+/* ---------------------------------------------------------------------- */
+
+static void
+parse_l4(const uint8_t *l4, size_t len, uint8_t proto,
+         struct hw_model_parsed *p)
+{
+    /* Ports only when the whole fixed L4 header is in the frame. */
+    if ((proto == IPPROTO_TCP && len >= 20)
+        || (proto == IPPROTO_UDP && len >= 8)) {
+        p->has_l4 = true;
+        memcpy(&p->l4_src, l4, 2);
+        memcpy(&p->l4_dst, l4 + 2, 2);
+    }
+}
+
+static void
+parse_ipv4(const uint8_t *l3, size_t len, struct hw_model_parsed *p)
+{
+    size_t ihl;
+    uint16_t frag;
+
+    if (len < 20 || l3[0] >> 4 != 4) {
+        return;
+    }
+    ihl = (l3[0] & 0x0f) * 4;
+    if (ihl < 20) {
+        return;
+    }
+
+    p->ip_version = 4;
+    p->tos = l3[1];
+    p->ttl = l3[8];
+    p->ip_proto = l3[9];
+    memcpy(&p->ipv4_src, l3 + 12, 4);
+    memcpy(&p->ipv4_dst, l3 + 16, 4);
+
+    frag = get_be16(l3 + 6);
+    if (frag & 0x3fff) {            /* MF or a fragment offset. */
+        p->is_fragment = true;
+        if (frag & 0x1fff) {
+            p->is_later_fragment = true;
+            return;
+        }
+    }
+    if (ihl <= len) {
+        parse_l4(l3 + ihl, len - ihl, p->ip_proto, p);
+    }
+}
+
+static void
+parse_ipv6(const uint8_t *l3, size_t len, struct hw_model_parsed *p)
+{
+    uint32_t vtc_flow;
+    uint8_t next;
+    size_t ofs;
+
+    if (len < 40 || l3[0] >> 4 != 6) {
+        return;
+    }
+    vtc_flow = get_be32(l3);
+    p->ip_version = 6;
+    p->tos = vtc_flow >> 20;
+    p->ipv6_label = htonl(vtc_flow & 0xfffff);
+    p->ip_proto = l3[6];
+    p->ttl = l3[7];
+    memcpy(&p->ipv6_src, l3 + 8, 16);
+    memcpy(&p->ipv6_dst, l3 + 24, 16);
+
+    /* The fixed header's next header is what ip_protocol matches; extension
+     * headers are walked only to find a fragment header. */
+    next = p->ip_proto;
+    ofs = 40;
+    for (int i = 0; i < 8 && len - ofs >= 8; i++) {
+        if (next == IPPROTO_FRAGMENT) {
+            p->is_fragment = true;
+            p->is_later_fragment = (get_be16(l3 + ofs + 2) & 0xfff8) != 0;
+            break;
+        } else if (next == IPPROTO_HOPOPTS || next == IPPROTO_ROUTING
+                   || next == IPPROTO_DSTOPTS) {
+            size_t hlen = (l3[ofs + 1] + 1) * 8;
+
+            next = l3[ofs];
+            if (hlen > len - ofs) {
+                break;
+            }
+            ofs += hlen;
+        } else {
+            break;
+        }
+    }
+
+    if (p->ip_proto == IPPROTO_TCP || p->ip_proto == IPPROTO_UDP) {
+        parse_l4(l3 + 40, len - 40, p->ip_proto, p);
+    }
+}
+
+static void
+parse_frame(const uint8_t *data, size_t len, struct hw_model_parsed *p)
+{
+    ovs_be16 type;
+    size_t ofs;
+
+    memset(p, 0, sizeof *p);
+    if (len >= ETH_ADDR_LEN) {
+        memcpy(&p->dst, data, ETH_ADDR_LEN);
+    }
+    if (len >= 2 * ETH_ADDR_LEN) {
+        memcpy(&p->src, data + ETH_ADDR_LEN, ETH_ADDR_LEN);
+    }
+    if (len < ETH_HEADER_LEN) {
+        return;
+    }
+
+    memcpy(&type, data + 12, 2);
+    ofs = ETH_HEADER_LEN;
+    /* The ethertype the hardware matches is the one after the last tag,
+     * 802.1Q or 802.1ad; only an 802.1Q first tag sets cvlan_tag. */
+    for (bool first = true; eth_type_vlan(type); first = false) {
+        if (len - ofs < VLAN_HEADER_LEN) {
+            return;             /* Truncated tag: no ethertype, no L3. */
+        }
+        if (first && type == htons(ETH_TYPE_VLAN_8021Q)) {
+            p->has_cvlan = true;
+            memcpy(&p->vlan_tci, data + ofs, 2);
+        }
+        memcpy(&type, data + ofs + 2, 2);
+        ofs += VLAN_HEADER_LEN;
+    }
+    p->eth_type = type;
+
+    if (type == htons(ETH_TYPE_IP)) {
+        parse_ipv4(data + ofs, len - ofs, p);
+    } else if (type == htons(ETH_TYPE_IPV6)) {
+        parse_ipv6(data + ofs, len - ofs, p);
+    }
+}
+
+void
+hw_model_parse(const struct dp_packet *packet, struct hw_model_parsed *p)
+{
+    parse_frame(dp_packet_data(packet), dp_packet_size(packet), p);
+}
+
+/* The packet's view of the match parameter. */
+static void
+packet_to_match(const struct hw_model_parsed *p, struct fte_match *m,
+                struct pkt_extra *extra)
+{
+    struct fte_hdrs *h = &m->outer;
+
+    memset(m, 0, sizeof *m);
+    memset(extra, 0, sizeof *extra);
+
+    memcpy(h->dmac, p->dst.ea, 6);
+    memcpy(h->smac, p->src.ea, 6);
+    memcpy(h->ethertype, &p->eth_type, 2);
+    if (p->has_cvlan) {
+        uint16_t tci = ntohs(p->vlan_tci);
+
+        h->cvlan_tag = 1;
+        put_be16(h->first_vid, tci & 0xfff);
+        h->first_cfi = (tci >> 12) & 1;
+        h->first_prio = tci >> 13;
+    }
+
+    h->ip_version = p->ip_version;
+    if (p->ip_version == 4) {
+        memcpy(&h->src_ip[12], &p->ipv4_src, 4);
+        memcpy(&h->dst_ip[12], &p->ipv4_dst, 4);
+    } else if (p->ip_version == 6) {
+        memcpy(h->src_ip, &p->ipv6_src, 16);
+        memcpy(h->dst_ip, &p->ipv6_dst, 16);
+        put_be32(m->misc.outer_ipv6_flow_label,
+                 ntohl(p->ipv6_label) & 0xfffff);
+    }
+    if (p->ip_version) {
+        h->ip_protocol = p->ip_proto;
+        h->ip_dscp = p->tos >> 2;
+        h->ip_ecn = p->tos & 3;
+    }
+    if (p->has_l4 && p->ip_proto == IPPROTO_TCP) {
+        h->l4_type = L4_TYPE_TCP;
+        memcpy(h->tcp_sport, &p->l4_src, 2);
+        memcpy(h->tcp_dport, &p->l4_dst, 2);
+    } else if (p->has_l4 && p->ip_proto == IPPROTO_UDP) {
+        h->l4_type = L4_TYPE_UDP;
+        memcpy(h->udp_sport, &p->l4_src, 2);
+        memcpy(h->udp_dport, &p->l4_dst, 2);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Counters.                                                              */
+/* ---------------------------------------------------------------------- */
+
+struct counter_point {
+    uint32_t desc;              /* IBV_COUNTER_PACKETS or _BYTES. */
+    uint32_t index;             /* Where ibv_read_counters() puts it. */
+};
+
+struct model_counters {
+    struct ibv_counters ibv;        /* Handed to the caller. */
+    struct hmap_node node;          /* In 'all_counters'. */
+
+    /* libmlx5's list of attached points.  It only grows: libmlx5 never
+     * removes a point, even after the last flow unbinds. */
+    struct counter_point *points;
+    size_t n_points, allocated_points;
+
+    /* Flows bound to the object: libmlx5's refcount and the kernel's
+     * usecnt, which move together for the rules the model accepts. */
+    unsigned int n_flows;
+
+    /* The kernel's copy of the points ("description"), taken when the
+     * first flow binds and dropped when the last one goes; reads need at
+     * least 'max_index' values. */
+    uint32_t max_index;
+
+    /* The device's flow counter: it lives as long as the object, so values
+     * survive unbinding and rebinding. */
+    uint64_t packets;
+    uint64_t bytes;
+};
+
+/* Every counters object of every context, to validate the pointers found in
+ * rules and to count objects per context.  One lock for all devices: the
+ * callers serialise per device only. */
+static struct ovs_mutex counters_mutex = OVS_MUTEX_INITIALIZER;
+static struct hmap all_counters OVS_GUARDED_BY(counters_mutex)
+    = HMAP_INITIALIZER(&all_counters);
+
+static struct model_counters *
+counters_find(const struct ibv_counters *ibv)
+{
+    struct model_counters *c, *found = NULL;
+
+    if (!ibv) {
+        return NULL;
+    }
+    ovs_mutex_lock(&counters_mutex);
+    HMAP_FOR_EACH_WITH_HASH (c, node, hash_pointer(ibv, 0), &all_counters) {
+        if (&c->ibv == ibv) {
+            found = c;
+            break;
+        }
+    }
+    ovs_mutex_unlock(&counters_mutex);
+    return found;
+}
+
+int
+hw_model_counters_create(struct ibv_context *ctx,
+                         struct ibv_counters **countersp)
+{
+    struct model_counters *c = xzalloc(sizeof *c);
+
+    c->ibv.context = ctx;
+    ovs_mutex_lock(&counters_mutex);
+    hmap_insert(&all_counters, &c->node, hash_pointer(&c->ibv, 0));
+    ovs_mutex_unlock(&counters_mutex);
+
+    *countersp = &c->ibv;
+    return 0;
+}
+
+int
+hw_model_counters_attach(struct ibv_counters *ibv,
+                         struct ibv_counter_attach_attr *attr)
+{
+    struct model_counters *c = counters_find(ibv);
+
+    if (!c || !attr) {
+        return EINVAL;
+    }
+    /* libmlx5 mlx5_attach_counters_point_flow(), in its order.  The model's
+     * API has no 'flow' argument: it is always the static (NULL) mode. */
+    if (attr->comp_mask) {
+        return EOPNOTSUPP;
+    }
+    if (attr->counter_desc != IBV_COUNTER_PACKETS
+        && attr->counter_desc != IBV_COUNTER_BYTES) {
+        return ENOTSUP;
+    }
+    if (c->n_flows) {
+        return EBUSY;
+    }
+
+    if (c->n_points >= c->allocated_points) {
+        c->points = x2nrealloc(c->points, &c->allocated_points,
+                               sizeof *c->points);
+    }
+    c->points[c->n_points++] = (struct counter_point) {
+        .desc = attr->counter_desc,
+        .index = attr->index,
+    };
+    return 0;
+}
+
+int
+hw_model_counters_read(struct ibv_counters *ibv, uint64_t *values,
+                       uint32_t n_values)
+{
+    struct model_counters *c = counters_find(ibv);
+
+    if (!c) {
+        return EINVAL;
+    }
+    /* uverbs core: an object no flow uses cannot be read. */
+    if (!c->n_flows) {
+        return EINVAL;
+    }
+    /* mlx5_ib_read_counters(): the buffer must hold every index. */
+    if (n_values < c->max_index) {
+        return EINVAL;
+    }
+
+    if (n_values) {
+        memset(values, 0, n_values * sizeof *values);
+    }
+    for (size_t i = 0; i < c->n_points; i++) {
+        const struct counter_point *pt = &c->points[i];
+
+        /* Points sharing an index add up, as in the kernel. */
+        values[pt->index] += (pt->desc == IBV_COUNTER_PACKETS
+                              ? c->packets : c->bytes);
+    }
+    return 0;
+}
+
+int
+hw_model_counters_destroy(struct ibv_counters *ibv)
+{
+    struct model_counters *c = counters_find(ibv);
+
+    if (!c) {
+        return EINVAL;
+    }
+    /* The kernel refuses to destroy an object that flows still use
+     * (uverbs_free_counters: usecnt != 0), and libibverbs returns that
+     * EBUSY: destroy the flows first. */
+    if (c->n_flows) {
+        return EBUSY;
+    }
+
+    ovs_mutex_lock(&counters_mutex);
+    hmap_remove(&all_counters, &c->node);
+    ovs_mutex_unlock(&counters_mutex);
+    free(c->points);
+    free(c);
+    return 0;
+}
+
+size_t
+hw_model_counters_n_alive(const struct ibv_context *ctx)
+{
+    const struct model_counters *c;
+    size_t n = 0;
+
+    ovs_mutex_lock(&counters_mutex);
+    HMAP_FOR_EACH (c, node, &all_counters) {
+        n += c->ibv.context == ctx;
+    }
+    ovs_mutex_unlock(&counters_mutex);
+    return n;
+}
+
+/* A flow starts using 'c'.  The first one gives the kernel its copy of the
+ * points. */
+static void
+counters_bind(struct model_counters *c)
+{
+    if (!c->n_flows++) {
+        c->max_index = 0;
+        for (size_t i = 0; i < c->n_points; i++) {
+            c->max_index = MAX(c->max_index, c->points[i].index + 1);
+        }
+    }
+}
+
+static void
+counters_unbind(struct model_counters *c)
+{
+    ovs_assert(c->n_flows);
+    if (!--c->n_flows) {
+        c->max_index = 0;       /* mlx5_ib_counters_clear_description(). */
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Rules: entries (FTEs), tables, flows.                                  */
+/* ---------------------------------------------------------------------- */
+
+/* What an entry does with a packet (mlx5 flow_act + flow_context). */
+struct fte_action {
+    bool fwd;                   /* To the flow's QP (ingress) or to the
+                                 * wire (egress: "allow"). */
+    bool drop;
+    bool count;
+    bool fwd_next_prio;         /* DONT_TRAP: and continue to the next
+                                 * priority. */
+    bool has_tag;
+    uint32_t tag;
+    const struct ibv_flow_action *reformat;
+};
+
+/* One flow table entry.  Rules with the same priority and identical match
+ * value and mask share it (mlx5 fs_core add_rule_fg). */
+struct model_fte {
+    struct ovs_list node;       /* In the table, in creation order. */
+    struct model_table *table;
+    unsigned int id;            /* For hw_model_steering_format(). */
+    struct fte_match value;
+    struct fte_match mask;
+    bool needs_tunnel;
+    bool needs_mpls;
+    struct fte_action action;
+    struct ovs_list members;    /* struct fte_member, in creation order. */
+    uint64_t packets;           /* Hits. */
+    uint64_t bytes;
+};
+
+struct model_table {
+    struct ovs_list ftes;       /* struct model_fte. */
+    size_t n_ftes;
+    const char *direction;      /* "ingress", "egress". */
+    int core_prio;              /* Index in its namespace. */
+    const char *ns;             /* "bypass", "leftovers", "sniffer". */
+};
+
+struct model_flow;
+
+/* A flow's membership in an entry.  A rule of type ALL_DEFAULT is two
+ * entries (multicast and unicast destination MAC), SNIFFER one per
+ * direction. */
+struct fte_member {
+    struct ovs_list node;       /* In fte->members. */
+    struct model_fte *fte;
+    struct model_flow *flow;
+};
+
+struct model_flow {
+    struct ibv_flow ibv;            /* Handed to the caller. */
+    struct hmap_node node;          /* In steering->flows. */
+    struct ibv_qp *qp;
+    uint32_t type;                  /* enum ibv_flow_attr_type. */
+    uint16_t priority;
+    uint32_t flags;
+    struct model_counters *counters; /* Bound by ACTION_COUNT, or NULL. */
+    bool counts;                    /* Whether hits add to 'counters'. */
+    char *text;                     /* Specs and actions, readable. */
+    size_t n_members;
+    struct fte_member members[2];
+};
+
+struct hw_model_steering {
+    struct hw_model_limits limits;
+    struct hmap flows;              /* struct model_flow. */
+    unsigned int next_fte_id;
+    uint32_t next_handle;
+
+    /* Ingress and egress "bypass" namespaces: core priorities
+     * 0 .. 2 * (max_priority + 1) - 1, then the multicast priority. */
+    size_t n_prios;
+    struct model_table *ingress;
+    struct model_table *egress;
+    struct model_table leftovers;   /* ALL_DEFAULT, MC_DEFAULT. */
+    struct model_table sniffer[2];  /* RX, TX. */
+};
+
+/* mlx5_ib: MLX5_IB_FLOW_LAST_PRIO + 1 regular priorities. */
+#define DEFAULT_MAX_RULES (1u << 16)    /* MLX5_FS_MAX_ENTRIES. */
+
+static void
+table_init(struct model_table *t, const char *direction, const char *ns,
+           int core_prio)
+{
+    ovs_list_init(&t->ftes);
+    t->n_ftes = 0;
+    t->direction = direction;
+    t->ns = ns;
+    t->core_prio = core_prio;
+}
+
+struct hw_model_steering *
+hw_model_steering_create(const struct hw_model_limits *limits)
+{
+    struct hw_model_steering *st = xzalloc(sizeof *st);
+
+    st->limits = *limits;
+    hmap_init(&st->flows);
+    st->next_fte_id = 1;
+    st->next_handle = 1;
+
+    st->n_prios = 2 * ((size_t) limits->max_priority + 1) + 1;
+    st->ingress = xcalloc(st->n_prios, sizeof *st->ingress);
+    st->egress = xcalloc(st->n_prios, sizeof *st->egress);
+    for (size_t i = 0; i < st->n_prios; i++) {
+        table_init(&st->ingress[i], "ingress", "bypass", i);
+        table_init(&st->egress[i], "egress", "bypass", i);
+    }
+    table_init(&st->leftovers, "ingress", "leftovers", 0);
+    table_init(&st->sniffer[0], "ingress", "sniffer", 0);
+    table_init(&st->sniffer[1], "egress", "sniffer", 0);
+    return st;
+}
+
+size_t
+hw_model_steering_n_rules(const struct hw_model_steering *st)
+{
+    return hmap_count(&st->flows);
+}
+
+/* ---------------------------------------------------------------------- */
+/* ibv_create_flow(): step 2, libibverbs' conversion of the specs.        */
+/* ---------------------------------------------------------------------- */
+
+/* sizeof of the hdr member of struct ibv_flow_spec. */
+#define SPEC_HDR_LEN 8
+#define ATTR_LEN 20             /* sizeof(struct ibv_flow_attr) */
+
+/* One spec in the kernel's fixed layout: filters zero-filled past what
+ * libibverbs copies, IPV4_EXT turned into IPV4. */
+struct kspec {
+    uint32_t type;              /* Including IBV_FLOW_SPEC_INNER. */
+    uint8_t val[40];
+    uint8_t mask[40];
+    uint32_t tag_id;
+    const struct ibv_flow_action *action;
+    struct ibv_counters *counters;
+};
+
+/* Kernel filter offsets and lengths. */
+enum {
+    KF_ETH_DMAC = 0,
+    KF_ETH_SMAC = 6,
+    KF_ETH_TYPE = 12,
+    KF_ETH_VLAN = 14,
+    KF_ETH_LEN = 16,
+
+    KF_IP4_SRC = 0,
+    KF_IP4_DST = 4,
+    KF_IP4_PROTO = 8,
+    KF_IP4_TOS = 9,
+    KF_IP4_TTL = 10,
+    KF_IP4_FLAGS = 11,
+    KF_IP4_LEN = 12,
+    KF_IP4_BASIC_LEN = 8,
+
+    KF_IP6_SRC = 0,
+    KF_IP6_DST = 16,
+    KF_IP6_LABEL = 32,
+    KF_IP6_NEXT = 36,
+    KF_IP6_TCLASS = 37,
+    KF_IP6_HLIM = 38,
+    KF_IP6_LEN = 39,
+
+    KF_L4_DST = 0,
+    KF_L4_SRC = 2,
+    KF_L4_LEN = 4,
+
+    KF_ESP_SPI = 0,
+    KF_ESP_SEQ = 4,
+    KF_ESP_LEN = 8,
+
+    KF_GRE_FLAGS = 0,
+    KF_GRE_PROTO = 2,
+    KF_GRE_KEY = 4,
+    KF_GRE_LEN = 8,
+
+    KF_MPLS_LEN = 4,
+
+    KF_TUN_ID = 0,
+    KF_TUN_LEN = 4,
+};
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+static int reject(int error, const char *format, ...)
+    OVS_PRINTF_FORMAT(2, 3);
+
+/* Logs why a rule is refused and returns 'error'. */
+static int
+reject(int error, const char *format, ...)
+{
+    if (!VLOG_DROP_DBG(&rl)) {
+        va_list args;
+        char *msg;
+
+        va_start(args, format);
+        msg = xvasprintf(format, args);
+        va_end(args);
+        VLOG_DBG("ibv_create_flow: %s (%s)", msg, ovs_strerror(error));
+        free(msg);
+    }
+    return error;
+}
+
+static uint32_t
+spec_type(const uint8_t *spec)
+{
+    uint32_t type;
+
+    memcpy(&type, spec, 4);
+    return type;
+}
+
+static uint16_t
+spec_size(const uint8_t *spec)
+{
+    uint16_t size;
+
+    memcpy(&size, spec + 4, 2);
+    return size;
+}
+
+/* libibverbs get_filters_size() for the specs whose size may differ from
+ * the struct libibverbs was built with: the filter size is (size - 8) / 2,
+ * the mask follows the value, a filter shorter than 'min_len' is EINVAL and
+ * mask bytes past it must be zero (EOPNOTSUPP). */
+static int
+spec_filter_size(const uint8_t *spec, size_t min_len, size_t *filter_len)
+{
+    uint16_t size = spec_size(spec);
+    size_t len;
+
+    if (size < SPEC_HDR_LEN + 2 * min_len) {
+        return reject(EINVAL, "spec 0x%"PRIx32" size %"PRIu16" is below "
+                      "the minimum %"PRIuSIZE, spec_type(spec), size,
+                      SPEC_HDR_LEN + 2 * min_len);
+    }
+    len = (size - SPEC_HDR_LEN) / 2;
+    if (!bytes_are_zero(spec + SPEC_HDR_LEN + len + min_len, len - min_len)) {
+        return reject(EOPNOTSUPP, "spec 0x%"PRIx32" has mask bits past the "
+                      "fields the kernel knows", spec_type(spec));
+    }
+    *filter_len = len;
+    return 0;
+}
+
+/* Converts the spec at 'spec' as ib_spec_to_kern_spec() does. */
+static int
+spec_to_kspec(const uint8_t *spec, struct kspec *k)
+{
+    uint32_t type = spec_type(spec);
+    size_t flen;
+    int error;
+
+    memset(k, 0, sizeof *k);
+    k->type = type;
+    switch (type) {
+    case IBV_FLOW_SPEC_ETH:
+    case IBV_FLOW_SPEC_ETH | IBV_FLOW_SPEC_INNER:
+        memcpy(k->val, spec + 6, KF_ETH_LEN);
+        memcpy(k->mask, spec + 6 + KF_ETH_LEN, KF_ETH_LEN);
+        break;
+
+    case IBV_FLOW_SPEC_IPV4:
+    case IBV_FLOW_SPEC_IPV4 | IBV_FLOW_SPEC_INNER:
+        memcpy(k->val, spec + 8, KF_IP4_BASIC_LEN);
+        memcpy(k->mask, spec + 8 + KF_IP4_BASIC_LEN, KF_IP4_BASIC_LEN);
+        break;
+
+    case IBV_FLOW_SPEC_IPV4_EXT:
+    case IBV_FLOW_SPEC_IPV4_EXT | IBV_FLOW_SPEC_INNER:
+        error = spec_filter_size(spec, KF_IP4_LEN, &flen);
+        if (error) {
+            return error;
+        }
+        k->type = IBV_FLOW_SPEC_IPV4 | (type & IBV_FLOW_SPEC_INNER);
+        memcpy(k->val, spec + 8, KF_IP4_LEN);
+        memcpy(k->mask, spec + 8 + flen, KF_IP4_LEN);
+        break;
+
+    case IBV_FLOW_SPEC_IPV6:
+    case IBV_FLOW_SPEC_IPV6 | IBV_FLOW_SPEC_INNER:
+        /* The kernel's filter ends at hop_limit: the padding byte of the
+         * 40-byte verbs filter is the first "extra" byte. */
+        error = spec_filter_size(spec, KF_IP6_LEN, &flen);
+        if (error) {
+            return error;
+        }
+        memcpy(k->val, spec + 8, KF_IP6_LEN);
+        memcpy(k->mask, spec + 8 + flen, KF_IP6_LEN);
+        break;
+
+    case IBV_FLOW_SPEC_ESP:
+    case IBV_FLOW_SPEC_ESP | IBV_FLOW_SPEC_INNER:
+        memcpy(k->val, spec + 8, KF_ESP_LEN);
+        memcpy(k->mask, spec + 8 + KF_ESP_LEN, KF_ESP_LEN);
+        break;
+
+    case IBV_FLOW_SPEC_TCP:
+    case IBV_FLOW_SPEC_UDP:
+    case IBV_FLOW_SPEC_TCP | IBV_FLOW_SPEC_INNER:
+    case IBV_FLOW_SPEC_UDP | IBV_FLOW_SPEC_INNER:
+        memcpy(k->val, spec + 6, KF_L4_LEN);
+        memcpy(k->mask, spec + 6 + KF_L4_LEN, KF_L4_LEN);
+        break;
+
+    case IBV_FLOW_SPEC_GRE:
+        memcpy(k->val, spec + 8, KF_GRE_LEN);
+        memcpy(k->mask, spec + 8 + KF_GRE_LEN, KF_GRE_LEN);
+        break;
+
+    case IBV_FLOW_SPEC_MPLS:
+    case IBV_FLOW_SPEC_MPLS | IBV_FLOW_SPEC_INNER:
+        memcpy(k->val, spec + 8, KF_MPLS_LEN);
+        memcpy(k->mask, spec + 8 + KF_MPLS_LEN, KF_MPLS_LEN);
+        break;
+
+    case IBV_FLOW_SPEC_VXLAN_TUNNEL:
+        error = spec_filter_size(spec, KF_TUN_LEN, &flen);
+        if (error) {
+            return error;
+        }
+        memcpy(k->val, spec + 8, KF_TUN_LEN);
+        memcpy(k->mask, spec + 8 + flen, KF_TUN_LEN);
+        break;
+
+    case IBV_FLOW_SPEC_ACTION_TAG:
+        memcpy(&k->tag_id, spec + 8, 4);
+        break;
+
+    case IBV_FLOW_SPEC_ACTION_DROP:
+        break;
+
+    case IBV_FLOW_SPEC_ACTION_HANDLE:
+        memcpy(&k->action, spec + 8, sizeof k->action);
+        break;
+
+    case IBV_FLOW_SPEC_ACTION_COUNT:
+        memcpy(&k->counters, spec + 8, sizeof k->counters);
+        break;
+
+    default:
+        return reject(EINVAL, "unknown spec type 0x%"PRIx32
+                      "%s", type, type & IBV_FLOW_SPEC_INNER
+                      ? " (GRE, VXLAN_TUNNEL and actions have no INNER form)"
+                      : "");
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Step 3: mlx5_ib's translation of kernel specs into the match.          */
+/* ---------------------------------------------------------------------- */
+
+/* ft_field_support for MPLS positions.  Model assumption: a device without
+ * a flex parser profile for MPLS over UDP/GRE, where only the plain first
+ * MPLS label entry (outer, or inner behind a tunnel) is matchable. */
+enum {
+    MPLS_FIELD_LABEL = 1 << 0,
+    MPLS_FIELD_EXP = 1 << 1,
+    MPLS_FIELD_S_BOS = 1 << 2,
+    MPLS_FIELD_TTL = 1 << 3,
+    MPLS_FIELDS_ALL = 0xf,
+};
+#define MPLS_SUPPORT_OUTER      MPLS_FIELDS_ALL
+#define MPLS_SUPPORT_INNER      MPLS_FIELDS_ALL
+#define MPLS_SUPPORT_OVER_UDP   0
+#define MPLS_SUPPORT_OVER_GRE   0
+
+static bool
+mpls_fields_supported(unsigned int support, const uint8_t mask[4])
+{
+    uint32_t m = get_be32(mask);
+
+    return !(((m >> 12) && !(support & MPLS_FIELD_LABEL))
+             || ((m >> 9 & 7) && !(support & MPLS_FIELD_EXP))
+             || ((m >> 8 & 1) && !(support & MPLS_FIELD_S_BOS))
+             || ((m & 0xff) && !(support & MPLS_FIELD_TTL)));
+}
+
+/* mlx5 set_proto(): the first spec that masks ip_protocol sets it; a later
+ * one must agree on both value and mask. */
+static int
+set_proto(struct fte_hdrs *val, struct fte_hdrs *mask,
+          uint8_t proto_mask, uint8_t proto_val)
+{
+    if (!proto_mask) {
+        return 0;
+    }
+    if (!mask->ip_protocol) {
+        mask->ip_protocol = proto_mask;
+        val->ip_protocol = proto_val;
+        return 0;
+    }
+    if (mask->ip_protocol != proto_mask || val->ip_protocol != proto_val) {
+        return reject(EINVAL, "ip protocol %#x/%#x conflicts with %#x/%#x "
+                      "set by an earlier spec", proto_val, proto_mask,
+                      val->ip_protocol, mask->ip_protocol);
+    }
+    return 0;
+}
+
+static void
+set_tos(struct fte_hdrs *val, struct fte_hdrs *mask, uint8_t tos_mask,
+        uint8_t tos_val)
+{
+    mask->ip_ecn = tos_mask & 3;
+    val->ip_ecn = tos_val & 3;
+    mask->ip_dscp = tos_mask >> 2;
+    val->ip_dscp = tos_val >> 2;
+}
+
+/* The match and action a NORMAL rule's specs build. */
+struct rule_build {
+    struct fte_match value;
+    struct fte_match mask;
+    struct fte_action action;
+    int n_handles;
+};
+
+/* mlx5_ib parse_flow_attr() for one spec. */
+static int
+parse_kspec(const struct kspec *k, uint32_t prev_type, struct rule_build *b)
+{
+    bool inner = k->type & IBV_FLOW_SPEC_INNER;
+    struct fte_hdrs *hv = inner ? &b->value.inner : &b->value.outer;
+    struct fte_hdrs *hm = inner ? &b->mask.inner : &b->mask.outer;
+    struct fte_misc *mv = &b->value.misc;
+    struct fte_misc *mm = &b->mask.misc;
+    int error;
+
+    switch (k->type & ~IBV_FLOW_SPEC_INNER) {
+    case IBV_FLOW_SPEC_ETH: {
+        uint16_t vlan_mask = get_be16(&k->mask[KF_ETH_VLAN]);
+        uint16_t vlan_val = get_be16(&k->val[KF_ETH_VLAN]);
+
+        memcpy(hm->dmac, &k->mask[KF_ETH_DMAC], 6);
+        memcpy(hv->dmac, &k->val[KF_ETH_DMAC], 6);
+        memcpy(hm->smac, &k->mask[KF_ETH_SMAC], 6);
+        memcpy(hv->smac, &k->val[KF_ETH_SMAC], 6);
+        if (vlan_mask) {
+            /* Any VLAN mask requires an 802.1Q first tag. */
+            hm->cvlan_tag = hv->cvlan_tag = 1;
+            put_be16(hm->first_vid, vlan_mask & 0xfff);
+            put_be16(hv->first_vid, vlan_val & 0xfff);
+            hm->first_cfi = (vlan_mask >> 12) & 1;
+            hv->first_cfi = (vlan_val >> 12) & 1;
+            hm->first_prio = vlan_mask >> 13;
+            hv->first_prio = vlan_val >> 13;
+        }
+        memcpy(hm->ethertype, &k->mask[KF_ETH_TYPE], 2);
+        memcpy(hv->ethertype, &k->val[KF_ETH_TYPE], 2);
+        break;
+    }
+
+    case IBV_FLOW_SPEC_IPV4:
+        if (k->mask[KF_IP4_TTL] || k->mask[KF_IP4_FLAGS]) {
+            return reject(EOPNOTSUPP, "ipv4 ttl and flags cannot be "
+                          "matched");
+        }
+        /* Model assumption: the device has ft_field_support.ip_version
+         * (ConnectX-5 and later), so the spec matches the IP version
+         * rather than forcing the ethertype. */
+        hm->ip_version = 0xf;
+        hv->ip_version = 4;
+        memcpy(&hm->src_ip[12], &k->mask[KF_IP4_SRC], 4);
+        memcpy(&hv->src_ip[12], &k->val[KF_IP4_SRC], 4);
+        memcpy(&hm->dst_ip[12], &k->mask[KF_IP4_DST], 4);
+        memcpy(&hv->dst_ip[12], &k->val[KF_IP4_DST], 4);
+        set_tos(hv, hm, k->mask[KF_IP4_TOS], k->val[KF_IP4_TOS]);
+        return set_proto(hv, hm, k->mask[KF_IP4_PROTO], k->val[KF_IP4_PROTO]);
+
+    case IBV_FLOW_SPEC_IPV6:
+        if (k->mask[KF_IP6_HLIM]) {
+            return reject(EOPNOTSUPP, "ipv6 hop limit cannot be matched");
+        }
+        hm->ip_version = 0xf;
+        hv->ip_version = 6;
+        memcpy(hm->src_ip, &k->mask[KF_IP6_SRC], 16);
+        memcpy(hv->src_ip, &k->val[KF_IP6_SRC], 16);
+        memcpy(hm->dst_ip, &k->mask[KF_IP6_DST], 16);
+        memcpy(hv->dst_ip, &k->val[KF_IP6_DST], 16);
+        set_tos(hv, hm, k->mask[KF_IP6_TCLASS], k->val[KF_IP6_TCLASS]);
+        error = set_proto(hv, hm, k->mask[KF_IP6_NEXT], k->val[KF_IP6_NEXT]);
+        if (error) {
+            return error;
+        }
+        /* A 20-bit field: MLX5_SET() drops higher bits. */
+        put_be32(inner ? mm->inner_ipv6_flow_label
+                 : mm->outer_ipv6_flow_label,
+                 get_be32(&k->mask[KF_IP6_LABEL]) & 0xfffff);
+        put_be32(inner ? mv->inner_ipv6_flow_label
+                 : mv->outer_ipv6_flow_label,
+                 get_be32(&k->val[KF_IP6_LABEL]) & 0xfffff);
+        break;
+
+    case IBV_FLOW_SPEC_ESP:
+        /* Linux 6.1 mlx5_ib no longer matches ESP through verbs (its IPsec
+         * flow steering was removed in 5.17). */
+        return reject(EOPNOTSUPP, "esp specs are not supported");
+
+    case IBV_FLOW_SPEC_TCP:
+    case IBV_FLOW_SPEC_UDP: {
+        bool tcp = (k->type & ~IBV_FLOW_SPEC_INNER) == IBV_FLOW_SPEC_TCP;
+
+        error = set_proto(hv, hm, 0xff, tcp ? IPPROTO_TCP : IPPROTO_UDP);
+        if (error) {
+            return error;
+        }
+        hm->l4_type = 0xff;
+        hv->l4_type = tcp ? L4_TYPE_TCP : L4_TYPE_UDP;
+        memcpy(tcp ? hm->tcp_sport : hm->udp_sport, &k->mask[KF_L4_SRC], 2);
+        memcpy(tcp ? hv->tcp_sport : hv->udp_sport, &k->val[KF_L4_SRC], 2);
+        memcpy(tcp ? hm->tcp_dport : hm->udp_dport, &k->mask[KF_L4_DST], 2);
+        memcpy(tcp ? hv->tcp_dport : hv->udp_dport, &k->val[KF_L4_DST], 2);
+        break;
+    }
+
+    case IBV_FLOW_SPEC_GRE:
+        if (get_be16(&k->mask[KF_GRE_FLAGS])) {
+            return reject(EOPNOTSUPP, "gre c/k/s flags and version cannot "
+                          "be matched");
+        }
+        error = set_proto(hv, hm, 0xff, IPPROTO_GRE);
+        if (error) {
+            return error;
+        }
+        memcpy(mm->gre_protocol, &k->mask[KF_GRE_PROTO], 2);
+        memcpy(mv->gre_protocol, &k->val[KF_GRE_PROTO], 2);
+        memcpy(mm->gre_key, &k->mask[KF_GRE_KEY], 4);
+        memcpy(mv->gre_key, &k->val[KF_GRE_KEY], 4);
+        break;
+
+    case IBV_FLOW_SPEC_MPLS: {
+        uint8_t *pos_v, *pos_m;
+        unsigned int support;
+
+        /* The position depends on the spec before it. */
+        if (prev_type == IBV_FLOW_SPEC_UDP) {
+            support = MPLS_SUPPORT_OVER_UDP;
+            pos_v = mv->outer_first_mpls_over_udp;
+            pos_m = mm->outer_first_mpls_over_udp;
+        } else if (prev_type == IBV_FLOW_SPEC_GRE) {
+            support = MPLS_SUPPORT_OVER_GRE;
+            pos_v = mv->outer_first_mpls_over_gre;
+            pos_m = mm->outer_first_mpls_over_gre;
+        } else if (inner) {
+            support = MPLS_SUPPORT_INNER;
+            pos_v = mv->inner_first_mpls;
+            pos_m = mm->inner_first_mpls;
+        } else {
+            support = MPLS_SUPPORT_OUTER;
+            pos_v = mv->outer_first_mpls;
+            pos_m = mm->outer_first_mpls;
+        }
+        if (!mpls_fields_supported(support, k->mask)) {
+            return reject(EOPNOTSUPP, "mpls fields not matchable at this "
+                          "position");
+        }
+        memcpy(pos_v, k->val, 4);
+        memcpy(pos_m, k->mask, 4);
+        break;
+    }
+
+    case IBV_FLOW_SPEC_VXLAN_TUNNEL:
+        put_be32(mm->vxlan_vni, get_be32(&k->mask[KF_TUN_ID]) & 0xffffff);
+        put_be32(mv->vxlan_vni, get_be32(&k->val[KF_TUN_ID]) & 0xffffff);
+        break;
+
+    case IBV_FLOW_SPEC_ACTION_TAG:
+        if (k->tag_id >= 1u << 24) {
+            return reject(EINVAL, "flow tag %"PRIu32" does not fit 24 bits",
+                          k->tag_id);
+        }
+        b->action.has_tag = true;
+        b->action.tag = k->tag_id;
+        break;
+
+    case IBV_FLOW_SPEC_ACTION_DROP:
+        b->action.drop = true;
+        break;
+
+    case IBV_FLOW_SPEC_ACTION_HANDLE:
+        /* mlx5 allows one action of each kind (decap, reformat, modify
+         * header); the model cannot tell the kinds of the caller's objects
+         * apart and allows one handle. */
+        if (b->n_handles++) {
+            return reject(EINVAL, "a second action handle");
+        }
+        b->action.reformat = k->action;
+        break;
+
+    case IBV_FLOW_SPEC_ACTION_COUNT:
+        if (b->action.count) {
+            return reject(EINVAL, "a second ACTION_COUNT");
+        }
+        b->action.count = true;
+        break;
+
+    default:
+        OVS_NOT_REACHED();
+    }
+    return 0;
+}
+
+/* mlx5_ib is_valid_ethertype() for one layer: if an ETH spec of that layer
+ * masks the ethertype and an IP spec of that layer exists, the mask must be
+ * full and the ethertype must be that IP version's (or MPLS). */
+static bool
+ethertype_valid(const struct kspec *ks, size_t n, bool inner)
+{
+    uint32_t inner_bit = inner ? IBV_FLOW_SPEC_INNER : 0;
+    uint32_t ip_type = 0;
+    bool has_ethertype = false;
+    bool mask_full = true;
+    uint16_t eth_type = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        uint16_t mask = get_be16(&ks[i].mask[KF_ETH_TYPE]);
+
+        if (ks[i].type == (IBV_FLOW_SPEC_ETH | inner_bit) && mask) {
+            mask_full = mask == 0xffff;
+            has_ethertype = true;
+            eth_type = get_be16(&ks[i].val[KF_ETH_TYPE]);
+        } else if (ks[i].type == (IBV_FLOW_SPEC_IPV4 | inner_bit)
+                   || ks[i].type == (IBV_FLOW_SPEC_IPV6 | inner_bit)) {
+            ip_type = ks[i].type;
+        }
+    }
+
+    if (!has_ethertype || !ip_type) {
+        return true;
+    }
+    if (!mask_full) {
+        return false;
+    }
+    return ((eth_type == ETH_TYPE_IP
+             && ip_type == (IBV_FLOW_SPEC_IPV4 | inner_bit))
+            || (eth_type == ETH_TYPE_IPV6
+                && ip_type == (IBV_FLOW_SPEC_IPV6 | inner_bit))
+            || eth_type == ETH_TYPE_MPLS || eth_type == ETH_TYPE_MPLS_MCAST);
+}
+
+/* mlx5_ib flow_is_multicast_only(): such rules (unless DONT_TRAP) go to the
+ * multicast priority, after every regular one. */
+static bool
+flow_is_multicast_only(const struct kspec *ks, size_t n)
+{
+    if (!n) {
+        return false;
+    }
+    if (ks[0].type == IBV_FLOW_SPEC_IPV4) {
+        ovs_be32 dst;
+
+        memcpy(&dst, &ks[0].val[KF_IP4_DST], 4);
+        return ip_is_multicast(dst);
+    }
+    if (ks[0].type == IBV_FLOW_SPEC_ETH) {
+        return (ks[0].mask[KF_ETH_DMAC] & 1) && (ks[0].val[KF_ETH_DMAC] & 1);
+    }
+    return false;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Readable form of specs.                                                */
+/* ---------------------------------------------------------------------- */
+
+static void
+format_sep(struct ds *s, bool *first)
+{
+    if (!*first) {
+        ds_put_char(s, ',');
+    }
+    *first = false;
+}
+
+/* Formats the 'n'-byte big-endian field as "name=0xval[/0xmask]" if its
+ * mask is non-zero. */
+static void
+format_hex_field(struct ds *s, bool *first, const char *name,
+                 const uint8_t *val, const uint8_t *mask, size_t n,
+                 uint32_t full)
+{
+    uint32_t v = 0, m = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        v = (v << 8) | val[i];
+        m = (m << 8) | mask[i];
+    }
+    if (!m) {
+        return;
+    }
+    format_sep(s, first);
+    ds_put_format(s, "%s=%#"PRIx32, name, v);
+    if (m != full) {
+        ds_put_format(s, "/%#"PRIx32, m);
+    }
+}
+
+static void
+format_dec_field(struct ds *s, bool *first, const char *name,
+                 const uint8_t *val, const uint8_t *mask)
+{
+    uint16_t v = get_be16(val), m = get_be16(mask);
+
+    if (!m) {
+        return;
+    }
+    format_sep(s, first);
+    ds_put_format(s, "%s=%"PRIu16, name, v);
+    if (m != 0xffff) {
+        ds_put_format(s, "/%#"PRIx16, m);
+    }
+}
+
+static void
+format_mac_field(struct ds *s, bool *first, const char *name,
+                 const uint8_t *val, const uint8_t *mask)
+{
+    struct eth_addr v, m;
+
+    memcpy(v.ea, val, 6);
+    memcpy(m.ea, mask, 6);
+    if (eth_addr_is_zero(m)) {
+        return;
+    }
+    format_sep(s, first);
+    ds_put_format(s, "%s="ETH_ADDR_FMT, name, ETH_ADDR_ARGS(v));
+    if (!eth_addr_equals(m, eth_addr_exact)) {
+        ds_put_format(s, "/"ETH_ADDR_FMT, ETH_ADDR_ARGS(m));
+    }
+}
+
+static void
+format_ip4_field(struct ds *s, bool *first, const char *name,
+                 const uint8_t *val, const uint8_t *mask)
+{
+    ovs_be32 v, m;
+
+    memcpy(&v, val, 4);
+    memcpy(&m, mask, 4);
+    if (!m) {
+        return;
+    }
+    format_sep(s, first);
+    ds_put_format(s, "%s="IP_FMT, name, IP_ARGS(v));
+    if (m != OVS_BE32_MAX) {
+        ds_put_format(s, "/"IP_FMT, IP_ARGS(m));
+    }
+}
+
+static void
+format_ip6_field(struct ds *s, bool *first, const char *name,
+                 const uint8_t *val, const uint8_t *mask)
+{
+    struct in6_addr v, m;
+
+    memcpy(&v, val, 16);
+    memcpy(&m, mask, 16);
+    if (ipv6_mask_is_any(&m)) {
+        return;
+    }
+    format_sep(s, first);
+    ds_put_format(s, "%s=", name);
+    ipv6_format_addr(&v, s);
+    if (!ipv6_mask_is_exact(&m)) {
+        ds_put_char(s, '/');
+        ipv6_format_addr(&m, s);
+    }
+}
+
+static void
+format_kspec(const struct kspec *k, struct ds *s)
+{
+    bool first = true;
+
+    if (k->type & IBV_FLOW_SPEC_INNER) {
+        ds_put_cstr(s, "inner_");
+    }
+    switch (k->type & ~IBV_FLOW_SPEC_INNER) {
+    case IBV_FLOW_SPEC_ETH:
+        ds_put_cstr(s, "eth(");
+        format_mac_field(s, &first, "dst", &k->val[KF_ETH_DMAC],
+                         &k->mask[KF_ETH_DMAC]);
+        format_mac_field(s, &first, "src", &k->val[KF_ETH_SMAC],
+                         &k->mask[KF_ETH_SMAC]);
+        format_hex_field(s, &first, "type", &k->val[KF_ETH_TYPE],
+                         &k->mask[KF_ETH_TYPE], 2, 0xffff);
+        format_hex_field(s, &first, "vlan", &k->val[KF_ETH_VLAN],
+                         &k->mask[KF_ETH_VLAN], 2, 0xffff);
+        break;
+    case IBV_FLOW_SPEC_IPV4:
+        ds_put_cstr(s, "ipv4(");
+        format_ip4_field(s, &first, "src", &k->val[KF_IP4_SRC],
+                         &k->mask[KF_IP4_SRC]);
+        format_ip4_field(s, &first, "dst", &k->val[KF_IP4_DST],
+                         &k->mask[KF_IP4_DST]);
+        format_hex_field(s, &first, "proto", &k->val[KF_IP4_PROTO],
+                         &k->mask[KF_IP4_PROTO], 1, 0xff);
+        format_hex_field(s, &first, "tos", &k->val[KF_IP4_TOS],
+                         &k->mask[KF_IP4_TOS], 1, 0xff);
+        break;
+    case IBV_FLOW_SPEC_IPV6:
+        ds_put_cstr(s, "ipv6(");
+        format_ip6_field(s, &first, "src", &k->val[KF_IP6_SRC],
+                         &k->mask[KF_IP6_SRC]);
+        format_ip6_field(s, &first, "dst", &k->val[KF_IP6_DST],
+                         &k->mask[KF_IP6_DST]);
+        format_hex_field(s, &first, "label", &k->val[KF_IP6_LABEL],
+                         &k->mask[KF_IP6_LABEL], 4, 0xfffff);
+        format_hex_field(s, &first, "next", &k->val[KF_IP6_NEXT],
+                         &k->mask[KF_IP6_NEXT], 1, 0xff);
+        format_hex_field(s, &first, "tclass", &k->val[KF_IP6_TCLASS],
+                         &k->mask[KF_IP6_TCLASS], 1, 0xff);
+        break;
+    case IBV_FLOW_SPEC_ESP:
+        ds_put_cstr(s, "esp(");
+        format_hex_field(s, &first, "spi", &k->val[KF_ESP_SPI],
+                         &k->mask[KF_ESP_SPI], 4, UINT32_MAX);
+        break;
+    case IBV_FLOW_SPEC_TCP:
+    case IBV_FLOW_SPEC_UDP:
+        ds_put_cstr(s, (k->type & ~IBV_FLOW_SPEC_INNER) == IBV_FLOW_SPEC_TCP
+                       ? "tcp(" : "udp(");
+        format_dec_field(s, &first, "src", &k->val[KF_L4_SRC],
+                         &k->mask[KF_L4_SRC]);
+        format_dec_field(s, &first, "dst", &k->val[KF_L4_DST],
+                         &k->mask[KF_L4_DST]);
+        break;
+    case IBV_FLOW_SPEC_GRE:
+        ds_put_cstr(s, "gre(");
+        format_hex_field(s, &first, "proto", &k->val[KF_GRE_PROTO],
+                         &k->mask[KF_GRE_PROTO], 2, 0xffff);
+        format_hex_field(s, &first, "key", &k->val[KF_GRE_KEY],
+                         &k->mask[KF_GRE_KEY], 4, UINT32_MAX);
+        break;
+    case IBV_FLOW_SPEC_MPLS:
+        ds_put_cstr(s, "mpls(");
+        format_hex_field(s, &first, "lse", k->val, k->mask, 4, UINT32_MAX);
+        break;
+    case IBV_FLOW_SPEC_VXLAN_TUNNEL:
+        ds_put_cstr(s, "vxlan(");
+        format_hex_field(s, &first, "vni", &k->val[KF_TUN_ID],
+                         &k->mask[KF_TUN_ID], 4, 0xffffff);
+        break;
+    case IBV_FLOW_SPEC_ACTION_TAG:
+        ds_put_format(s, "tag(%"PRIu32, k->tag_id);
+        break;
+    case IBV_FLOW_SPEC_ACTION_DROP:
+        ds_put_cstr(s, "drop(");
+        break;
+    case IBV_FLOW_SPEC_ACTION_HANDLE:
+        ds_put_cstr(s, "reformat(");
+        break;
+    case IBV_FLOW_SPEC_ACTION_COUNT:
+        ds_put_cstr(s, "count(");
+        break;
+    default:
+        ds_put_format(s, "spec_%#"PRIx32"(", k->type);
+        break;
+    }
+    ds_put_char(s, ')');
+}
+
+static bool
+kspec_is_action(const struct kspec *k)
+{
+    return k->type >= IBV_FLOW_SPEC_ACTION_TAG;
+}
+
+static const char *
+attr_type_name(uint32_t type)
+{
+    switch (type) {
+    case IBV_FLOW_ATTR_NORMAL:
+        return "normal";
+    case IBV_FLOW_ATTR_ALL_DEFAULT:
+        return "all_default";
+    case IBV_FLOW_ATTR_MC_DEFAULT:
+        return "mc_default";
+    case IBV_FLOW_ATTR_SNIFFER:
+        return "sniffer";
+    default:
+        return "unknown";
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* ibv_create_flow().                                                     */
+/* ---------------------------------------------------------------------- */
+
+/* An entry the new rule goes into: an existing one it merges with, or a
+ * new one. */
+struct rule_plan {
+    struct model_table *table;
+    struct fte_match value;
+    struct fte_match mask;
+    struct fte_action action;
+    struct model_fte *existing;
+};
+
+static struct model_fte *
+table_find_fte(const struct model_table *t, const struct fte_match *value,
+               const struct fte_match *mask)
+{
+    struct model_fte *fte;
+
+    LIST_FOR_EACH (fte, node, &t->ftes) {
+        if (!memcmp(&fte->mask, mask, sizeof *mask)
+            && !memcmp(&fte->value, value, sizeof *value)) {
+            return fte;
+        }
+    }
+    return NULL;
+}
+
+/* mlx5 fs_core check_conflicting_ftes() for 'new' merging into 'old'. */
+static int
+check_conflicting_ftes(const struct fte_action *new,
+                       const struct fte_action *old)
+{
+    bool new_count_only = new->count && !new->fwd && !new->drop
+                          && !new->reformat;
+    bool old_count_only = old->count && !old->fwd && !old->drop
+                          && !old->reformat;
+
+    if (new_count_only || old_count_only) {
+        return 0;
+    }
+    if (new->drop != old->drop) {
+        return reject(EEXIST, "an identical rule at this priority %s",
+                      old->drop ? "drops" : "forwards");
+    }
+    if (!new->reformat != !old->reformat
+        || (new->reformat && new->reformat != old->reformat)) {
+        return reject(EEXIST, "an identical rule at this priority has "
+                      "another action handle");
+    }
+    /* Only a rule that sets a tag can conflict on it: one without a tag
+     * joins the entry and its packets carry the entry's tag. */
+    if (new->has_tag && new->tag != (old->has_tag ? old->tag : 0)) {
+        return reject(EEXIST, "an identical rule at this priority has flow "
+                      "tag %"PRIu32, old->has_tag ? old->tag : 0);
+    }
+    return 0;
+}
+
+/* Checks that every plan fits (merge without conflict, or room for a new
+ * entry). */
+static int
+check_plans(const struct hw_model_steering *st, struct rule_plan *plans,
+            size_t n_plans)
+{
+    uint32_t max_rules = st->limits.max_rules ? st->limits.max_rules
+                                              : DEFAULT_MAX_RULES;
+
+    /* fs_core check_valid_spec(): value bits outside the mask. */
+    for (size_t i = 0; i < n_plans; i++) {
+        const uint8_t *v = (const uint8_t *) &plans[i].value;
+        const uint8_t *m = (const uint8_t *) &plans[i].mask;
+
+        for (size_t j = 0; j < sizeof plans[i].value; j++) {
+            if (v[j] & ~m[j]) {
+                return reject(EINVAL, "match value has bits outside the "
+                              "mask");
+            }
+        }
+    }
+
+    for (size_t i = 0; i < n_plans; i++) {
+        struct rule_plan *plan = &plans[i];
+        size_t n_new = 0;
+
+        plan->existing = table_find_fte(plan->table, &plan->value,
+                                        &plan->mask);
+        if (plan->existing) {
+            int error = check_conflicting_ftes(&plan->action,
+                                               &plan->existing->action);
+            if (error) {
+                return error;
+            }
+            continue;
+        }
+        /* Room for this and the other new entries in the same table. */
+        for (size_t j = 0; j <= i; j++) {
+            n_new += plans[j].table == plan->table && !plans[j].existing;
+        }
+        if (plan->table->n_ftes + n_new > max_rules) {
+            return reject(ENOSPC, "%s %s table %d is full (%"PRIu32" "
+                          "entries)", plan->table->direction,
+                          plan->table->ns, plan->table->core_prio,
+                          max_rules);
+        }
+    }
+    return 0;
+}
+
+static void
+fte_add_member(struct model_fte *fte, struct model_flow *flow)
+{
+    struct fte_member *m = &flow->members[flow->n_members++];
+
+    m->fte = fte;
+    m->flow = flow;
+    ovs_list_push_back(&fte->members, &m->node);
+}
+
+static void
+commit_plans(struct hw_model_steering *st, struct rule_plan *plans,
+             size_t n_plans, struct model_flow *flow)
+{
+    for (size_t i = 0; i < n_plans; i++) {
+        struct rule_plan *plan = &plans[i];
+        struct model_fte *fte = plan->existing;
+
+        if (fte) {
+            /* fte->action.action |= flow_act->action; the entry keeps its
+             * flow context (tag). */
+            fte->action.fwd |= plan->action.fwd;
+            fte->action.count |= plan->action.count;
+            fte->action.fwd_next_prio |= plan->action.fwd_next_prio;
+        } else {
+            /* Plans for the same table may match each other's new entry. */
+            fte = table_find_fte(plan->table, &plan->value, &plan->mask);
+        }
+        if (!fte) {
+            fte = xzalloc(sizeof *fte);
+            fte->table = plan->table;
+            fte->id = st->next_fte_id++;
+            fte->value = plan->value;
+            fte->mask = plan->mask;
+            fte->needs_tunnel = mask_needs_tunnel(&plan->mask);
+            fte->needs_mpls = mask_needs_mpls(&plan->mask);
+            fte->action = plan->action;
+            ovs_list_init(&fte->members);
+            ovs_list_push_back(&plan->table->ftes, &fte->node);
+            plan->table->n_ftes++;
+        }
+        fte_add_member(fte, flow);
+    }
+}
+
+/* Adds to 'plan' the match of one mlx5 leftovers rule: destination MAC
+ * bit 0 (the group bit) equal to 'multicast'. */
+static void
+leftovers_plan(struct hw_model_steering *st, bool multicast,
+               struct rule_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->table = &st->leftovers;
+    plan->mask.outer.dmac[0] = 1;
+    plan->value.outer.dmac[0] = multicast;
+    plan->action.fwd = true;
+}
+
+int
+hw_model_flow_create(struct hw_model_steering *st, struct ibv_qp *qp,
+                     const struct ibv_flow_attr *attr,
+                     struct ibv_flow **flowp)
+{
+    const struct hw_model_limits *lim = &st->limits;
+    const uint8_t *bytes = (const uint8_t *) attr;
+    struct model_counters *counters = NULL;
+    struct kspec ks[UINT8_MAX];
+    struct rule_plan plans[2];
+    size_t n_specs, n_plans = 0;
+    bool dont_trap, egress;
+    struct model_flow *flow;
+    const uint8_t *spec;
+    int n_count = 0;
+    int error;
+
+    *flowp = NULL;
+    if (!attr) {
+        return EINVAL;
+    }
+    n_specs = attr->num_of_specs;
+    dont_trap = attr->flags & IBV_FLOW_ATTR_FLAGS_DONT_TRAP;
+    egress = attr->flags & IBV_FLOW_ATTR_FLAGS_EGRESS;
+
+    /* attr->size and attr->comp_mask are not read: libibverbs 44 computes
+     * the size itself and does not pass comp_mask to the kernel. */
+
+    /* 1. libmlx5: the counters object, before anything else. */
+    spec = bytes + ATTR_LEN;
+    for (size_t i = 0; i < n_specs; i++) {
+        if (spec_type(spec) == IBV_FLOW_SPEC_ACTION_COUNT) {
+            struct ibv_counters *ibv;
+
+            if (n_count++) {
+                return reject(EINVAL, "more than one ACTION_COUNT spec");
+            }
+            memcpy(&ibv, spec + 8, sizeof ibv);
+            counters = counters_find(ibv);
+            if (!counters) {
+                return reject(EINVAL, "ACTION_COUNT names no counters "
+                              "object");
+            }
+        }
+        spec += spec_size(spec);
+    }
+    if (counters && !counters->n_flows && !counters->n_points) {
+        return reject(EINVAL, "counters object has no attached counter");
+    }
+
+    /* 2. libibverbs: every spec into the kernel's layout. */
+    spec = bytes + ATTR_LEN;
+    for (size_t i = 0; i < n_specs; i++) {
+        error = spec_to_kspec(spec, &ks[i]);
+        if (error) {
+            return error;
+        }
+        spec += spec_size(spec);
+    }
+
+    /* 3a. uverbs core, ib_uverbs_ex_create_flow(). */
+    if (!lim->cap_net_raw) {
+        return reject(EPERM, "CAP_NET_RAW is needed");
+    }
+    if (attr->flags >= 1u << 3) {
+        return reject(EINVAL, "unknown flags %#"PRIx32, attr->flags);
+    }
+    if (dont_trap && (attr->type == IBV_FLOW_ATTR_ALL_DEFAULT
+                      || attr->type == IBV_FLOW_ATTR_MC_DEFAULT)) {
+        return reject(EINVAL, "DONT_TRAP on a %s rule",
+                      attr_type_name(attr->type));
+    }
+    if (n_specs > lim->max_specs) {
+        return reject(EINVAL, "%"PRIuSIZE" specs, at most %"PRIu16,
+                      n_specs, lim->max_specs);
+    }
+    if (!attr->port || attr->port > lim->phys_port_cnt) {
+        return reject(EINVAL, "port %"PRIu8" is not a port of the device",
+                      attr->port);
+    }
+    if (!qp) {
+        return reject(EINVAL, "no QP");
+    }
+    if (qp->qp_type != IBV_QPT_UD && qp->qp_type != IBV_QPT_RAW_PACKET) {
+        return reject(EINVAL, "QP type %d is neither UD nor RAW_PACKET",
+                      (int) qp->qp_type);
+    }
+    for (size_t i = 0; i < n_specs; i++) {
+        const struct kspec *k = &ks[i];
+
+        switch (k->type & ~IBV_FLOW_SPEC_INNER) {
+        case IBV_FLOW_SPEC_IPV6:
+            if (get_be32(&k->val[KF_IP6_LABEL]) >= 1u << 20
+                || get_be32(&k->mask[KF_IP6_LABEL]) >= 1u << 20) {
+                return reject(EINVAL, "ipv6 flow label exceeds 20 bits");
+            }
+            break;
+        case IBV_FLOW_SPEC_VXLAN_TUNNEL:
+            if (get_be32(&k->val[KF_TUN_ID]) >= 1u << 24
+                || get_be32(&k->mask[KF_TUN_ID]) >= 1u << 24) {
+                return reject(EINVAL, "vxlan vni exceeds 24 bits");
+            }
+            break;
+        case IBV_FLOW_SPEC_ACTION_HANDLE:
+            if (!k->action || k->action->context != qp->context) {
+                return reject(EINVAL, "action handle is not an object of "
+                              "this device");
+            }
+            break;
+        case IBV_FLOW_SPEC_ACTION_COUNT:
+            if (counters->ibv.context != qp->context) {
+                return reject(EINVAL, "counters object belongs to another "
+                              "device");
+            }
+            break;
+        }
+    }
+
+    /* 3b. mlx5_ib_create_flow(). */
+    if (attr->priority > lim->max_priority) {
+        return reject(ENOMEM, "priority %"PRIu16" above %"PRIu16,
+                      attr->priority, lim->max_priority);
+    }
+    if (attr->flags & ~(IBV_FLOW_ATTR_FLAGS_DONT_TRAP
+                        | IBV_FLOW_ATTR_FLAGS_EGRESS)) {
+        return reject(EINVAL, "flags %#"PRIx32" not supported",
+                      attr->flags);
+    }
+    if (egress && (attr->type == IBV_FLOW_ATTR_ALL_DEFAULT
+                   || attr->type == IBV_FLOW_ATTR_MC_DEFAULT)) {
+        return reject(EINVAL, "EGRESS on a %s rule",
+                      attr_type_name(attr->type));
+    }
+
+    switch (attr->type) {
+    case IBV_FLOW_ATTR_NORMAL: {
+        struct rule_build b;
+        uint32_t prev_type = 0;
+        size_t core_prio;
+
+        if (!ethertype_valid(ks, n_specs, false)
+            || !ethertype_valid(ks, n_specs, true)) {
+            return reject(EINVAL, "ethertype does not agree with the IP "
+                          "spec");
+        }
+        memset(&b, 0, sizeof b);
+        for (size_t i = 0; i < n_specs; i++) {
+            error = parse_kspec(&ks[i], prev_type, &b);
+            if (error) {
+                return error;
+            }
+            prev_type = ks[i].type;
+        }
+        /* Model-conservative: the kernel lets a dropping rule carry a tag
+         * or a reformat that can never apply; DPDK refuses it, so does the
+         * model. */
+        if (b.action.drop && (b.action.has_tag || b.action.reformat)) {
+            return reject(EINVAL, "DROP together with %s",
+                          b.action.has_tag ? "TAG" : "an action handle");
+        }
+        b.action.fwd = !b.action.drop;
+        b.action.fwd_next_prio = dont_trap && !b.action.drop;
+
+        if (flow_is_multicast_only(ks, n_specs) && !dont_trap) {
+            core_prio = st->n_prios - 1;
+        } else {
+            core_prio = 2 * (size_t) attr->priority + !dont_trap;
+        }
+        memset(&plans[0], 0, sizeof plans[0]);
+        plans[0].table = (egress ? st->egress : st->ingress) + core_prio;
+        plans[0].value = b.value;
+        plans[0].mask = b.mask;
+        plans[0].action = b.action;
+        n_plans = 1;
+        break;
+    }
+
+    case IBV_FLOW_ATTR_ALL_DEFAULT:
+    case IBV_FLOW_ATTR_MC_DEFAULT:
+        /* mlx5 installs its own "multicast" (and for ALL_DEFAULT also
+         * "unicast") rule and ignores the caller's specs.  The kernel
+         * refuses a flow tag on leftovers; the model keeps that rule for
+         * any TAG spec. */
+        for (size_t i = 0; i < n_specs; i++) {
+            if (ks[i].type == IBV_FLOW_SPEC_ACTION_TAG) {
+                return reject(EINVAL, "TAG on a %s rule",
+                              attr_type_name(attr->type));
+            }
+        }
+        leftovers_plan(st, true, &plans[n_plans++]);
+        if (attr->type == IBV_FLOW_ATTR_ALL_DEFAULT) {
+            leftovers_plan(st, false, &plans[n_plans++]);
+        }
+        break;
+
+    case IBV_FLOW_ATTR_SNIFFER:
+        if (!lim->sniffer) {
+            return reject(EOPNOTSUPP, "sniffer rules need "
+                          "allow_sniffer_and_nic_rx_shared_tir");
+        }
+        /* A copy of everything the port receives and sends; specs are
+         * ignored. */
+        for (size_t i = 0; i < 2; i++) {
+            memset(&plans[i], 0, sizeof plans[i]);
+            plans[i].table = &st->sniffer[i];
+            plans[i].action.fwd = true;
+        }
+        n_plans = 2;
+        break;
+
+    default:
+        return reject(EOPNOTSUPP, "unknown rule type %d", (int) attr->type);
+    }
+
+    /* 3c. fs_core. */
+    error = check_plans(st, plans, n_plans);
+    if (error) {
+        return error;
+    }
+
+    /* Everything is checked: nothing below fails. */
+    flow = xzalloc(sizeof *flow);
+    flow->ibv.context = qp->context;
+    flow->ibv.handle = st->next_handle++;
+    flow->qp = qp;
+    flow->type = attr->type;
+    flow->priority = attr->priority;
+    flow->flags = attr->flags;
+    if (counters) {
+        flow->counters = counters;
+        flow->counts = attr->type == IBV_FLOW_ATTR_NORMAL;
+        counters_bind(counters);
+    }
+
+    {
+        struct ds s = DS_EMPTY_INITIALIZER;
+        bool any_match = false, any_action = false;
+
+        for (size_t i = 0; i < n_specs; i++) {
+            if (!kspec_is_action(&ks[i])) {
+                ds_put_char(&s, ' ');
+                format_kspec(&ks[i], &s);
+                any_match = true;
+            }
+        }
+        if (!any_match) {
+            ds_put_cstr(&s, " any");
+        }
+        ds_put_cstr(&s, " actions=");
+        for (size_t i = 0; i < n_specs; i++) {
+            if (kspec_is_action(&ks[i])) {
+                if (any_action) {
+                    ds_put_char(&s, ',');
+                }
+                format_kspec(&ks[i], &s);
+                any_action = true;
+            }
+        }
+        if (!any_action) {
+            ds_put_cstr(&s, "fwd");
+        }
+        flow->text = ds_steal_cstr(&s);
+    }
+
+    commit_plans(st, plans, n_plans, flow);
+    hmap_insert(&st->flows, &flow->node, hash_pointer(&flow->ibv, 0));
+    *flowp = &flow->ibv;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* ibv_destroy_flow().                                                    */
+/* ---------------------------------------------------------------------- */
+
+static struct model_flow *
+flow_find(const struct hw_model_steering *st, const struct ibv_flow *ibv)
+{
+    struct model_flow *flow;
+
+    HMAP_FOR_EACH_WITH_HASH (flow, node, hash_pointer(ibv, 0), &st->flows) {
+        if (&flow->ibv == ibv) {
+            return flow;
+        }
+    }
+    return NULL;
+}
+
+static void
+flow_free(struct hw_model_steering *st, struct model_flow *flow)
+{
+    for (size_t i = 0; i < flow->n_members; i++) {
+        struct fte_member *m = &flow->members[i];
+        struct model_fte *fte = m->fte;
+
+        ovs_list_remove(&m->node);
+        if (ovs_list_is_empty(&fte->members)) {
+            ovs_list_remove(&fte->node);
+            fte->table->n_ftes--;
+            free(fte);
+        } else {
+            /* Deleting a rule's counter destination clears COUNT unless
+             * another member still counts. */
+            struct fte_member *other;
+
+            fte->action.count = false;
+            LIST_FOR_EACH (other, node, &fte->members) {
+                fte->action.count |= other->flow->counts;
+            }
+        }
+    }
+    if (flow->counters) {
+        counters_unbind(flow->counters);
+    }
+    hmap_remove(&st->flows, &flow->node);
+    free(flow->text);
+    free(flow);
+}
+
+int
+hw_model_flow_destroy(struct hw_model_steering *st, struct ibv_flow *ibv)
+{
+    struct model_flow *flow = ibv ? flow_find(st, ibv) : NULL;
+
+    if (!flow) {
+        return EINVAL;
+    }
+    flow_free(st, flow);
+    return 0;
+}
+
+void
+hw_model_steering_destroy(struct hw_model_steering *st)
+{
+    struct model_flow *flow;
+
+    if (!st) {
+        return;
+    }
+    /* Flows the caller left behind are freed so that nothing leaks, but
+     * that is the caller's bug. */
+    if (!hmap_is_empty(&st->flows)) {
+        VLOG_WARN("destroying steering with %"PRIuSIZE" flows left",
+                  hmap_count(&st->flows));
+    }
+    HMAP_FOR_EACH_SAFE (flow, node, &st->flows) {
+        flow_free(st, flow);
+    }
+    hmap_destroy(&st->flows);
+    free(st->ingress);
+    free(st->egress);
+    free(st);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Lookup.                                                                */
+/* ---------------------------------------------------------------------- */
+
+static bool
+fte_matches(const struct model_fte *fte, const struct fte_match *pkt,
+            const struct pkt_extra *extra)
+{
+    const uint8_t *p = (const uint8_t *) pkt;
+    const uint8_t *v = (const uint8_t *) &fte->value;
+    const uint8_t *m = (const uint8_t *) &fte->mask;
+
+    if ((fte->needs_tunnel && !extra->tunnelled)
+        || (fte->needs_mpls && !extra->mpls)) {
+        return false;
+    }
+    for (size_t i = 0; i < sizeof *pkt; i++) {
+        if ((p[i] & m[i]) != v[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The first entry of 't' that matches.  mlx5 gives no order between
+ * overlapping entries of one priority (the man page calls it undefined);
+ * the model picks the oldest, so that tests are deterministic. */
+static struct model_fte *
+table_lookup(const struct model_table *t, const struct fte_match *pkt,
+             const struct pkt_extra *extra)
+{
+    struct model_fte *fte;
+
+    LIST_FOR_EACH (fte, node, &t->ftes) {
+        if (fte_matches(fte, pkt, extra)) {
+            return fte;
+        }
+    }
+    return NULL;
+}
+
+static void
+fte_hit(struct model_fte *fte, size_t len)
+{
+    struct fte_member *m;
+
+    fte->packets++;
+    fte->bytes += len;
+    if (!fte->action.count) {
+        return;
+    }
+    /* Each counters object among the members counts the packet once. */
+    LIST_FOR_EACH (m, node, &fte->members) {
+        struct model_counters *c = m->flow->counters;
+        struct fte_member *prev;
+        bool seen = false;
+
+        if (!c || !m->flow->counts) {
+            continue;
+        }
+        LIST_FOR_EACH (prev, node, &fte->members) {
+            if (prev == m) {
+                break;
+            }
+            if (prev->flow->counters == c && prev->flow->counts) {
+                seen = true;
+                break;
+            }
+        }
+        if (!seen) {
+            c->packets++;
+            c->bytes += len;
+        }
+    }
+}
+
+static void
+fill_verdict(const struct model_fte *fte, struct hw_model_verdict *v)
+{
+    const struct fte_member *first;
+
+    first = CONTAINER_OF(ovs_list_front(&fte->members),
+                         struct fte_member, node);
+    v->matched = true;
+    v->drop = fte->action.drop;
+    v->tag = fte->action.has_tag ? fte->action.tag : 0;
+    /* With several QPs on one entry, the hardware replicates the packet;
+     * the verdict names the first (oldest) destination. */
+    v->qp = fte->action.drop ? NULL : first->flow->qp;
+    v->reformat = CONST_CAST(struct ibv_flow_action *, fte->action.reformat);
+}
+
+void
+hw_model_steering_lookup(struct hw_model_steering *st,
+                         const struct hw_model_parsed *parsed, size_t len,
+                         bool egress, struct hw_model_verdict *verdict)
+{
+    struct model_table *tables = egress ? st->egress : st->ingress;
+    struct model_fte *dont_trap = NULL;
+    struct pkt_extra extra;
+    struct fte_match pkt;
+    struct model_fte *fte;
+
+    memset(verdict, 0, sizeof *verdict);
+    packet_to_match(parsed, &pkt, &extra);
+
+    /* A sniffer gets a copy and changes nothing else. */
+    fte = table_lookup(&st->sniffer[egress], &pkt, &extra);
+    if (fte) {
+        fte_hit(fte, len);
+    }
+
+    for (size_t i = 0; i < st->n_prios; i++) {
+        fte = table_lookup(&tables[i], &pkt, &extra);
+        if (!fte) {
+            continue;
+        }
+        fte_hit(fte, len);
+        if (fte->action.fwd_next_prio) {
+            /* DONT_TRAP: its QP gets the packet and so does whatever
+             * matches next; the verdict reports the trapping rule. */
+            if (!dont_trap) {
+                dont_trap = fte;
+            }
+            continue;
+        }
+        fill_verdict(fte, verdict);
+        return;
+    }
+
+    if (!egress) {
+        fte = table_lookup(&st->leftovers, &pkt, &extra);
+        if (fte) {
+            fte_hit(fte, len);
+            fill_verdict(fte, verdict);
+            return;
+        }
+    }
+    if (dont_trap) {
+        fill_verdict(dont_trap, verdict);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Formatting.                                                            */
+/* ---------------------------------------------------------------------- */
+
+static void
+format_table(const struct model_table *t, size_t n_prios, struct ds *s)
+{
+    const struct model_fte *fte;
+
+    LIST_FOR_EACH (fte, node, &t->ftes) {
+        const struct fte_member *m;
+
+        LIST_FOR_EACH (m, node, &fte->members) {
+            const struct model_flow *flow = m->flow;
+
+            ds_put_format(s, "%s %s prio=%"PRIu16" core=", t->direction,
+                          attr_type_name(flow->type), flow->priority);
+            if (!strcmp(t->ns, "bypass")) {
+                if (t->core_prio == (int) n_prios - 1) {
+                    ds_put_cstr(s, "mcast");
+                } else {
+                    ds_put_format(s, "%d", t->core_prio);
+                }
+            } else {
+                ds_put_cstr(s, t->ns);
+            }
+            if (flow->flags & IBV_FLOW_ATTR_FLAGS_DONT_TRAP) {
+                ds_put_cstr(s, " dont_trap");
+            }
+            ds_put_format(s, ":%s qp=%"PRIu32" entry=%u hits=%"PRIu64
+                          " bytes=%"PRIu64"\n", flow->text, flow->qp->qp_num,
+                          fte->id, fte->packets, fte->bytes);
+        }
+    }
+}
+
+void
+hw_model_steering_format(const struct hw_model_steering *st, struct ds *s)
+{
+    for (size_t i = 0; i < st->n_prios; i++) {
+        format_table(&st->ingress[i], st->n_prios, s);
+    }
+    format_table(&st->leftovers, st->n_prios, s);
+    for (size_t i = 0; i < st->n_prios; i++) {
+        format_table(&st->egress[i], st->n_prios, s);
+    }
+    format_table(&st->sniffer[0], st->n_prios, s);
+    format_table(&st->sniffer[1], st->n_prios, s);
+}

@@ -1,0 +1,105 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef HW_MODEL_H
+#define HW_MODEL_H 1
+
+/* The software NIC model: devices "model0", "model1", ... that implement
+ * the device ops of hw-dev.h (hw_model_ops) with the hardware's semantics
+ * and errnos, plus a "wire" that tests and unixctl drive.
+ *
+ * A device is created on its first open and lives as long as the process,
+ * so that its objects and counters can be inspected after it is closed.
+ * Every function here is thread-safe. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct dp_packet;
+struct seq;
+
+/* Registers the hw-model/... unixctl commands.  Idempotent. */
+void hw_model_init(void);
+
+/* Returns true if 'devname' names a model device ("model" followed by a
+ * decimal number without leading zeros, at most 65535). */
+bool hw_model_handles(const char *devname);
+
+/* A frame arrives on the wire of device 'devname': the device parses it,
+ * looks it up in its ingress rules and delivers it to a receive queue or
+ * drops it.  Takes ownership of 'packet' in every case.  Returns 0 if the
+ * packet was delivered to a WQ, ENODEV if there is no such device (the
+ * packet is freed), or a positive value naming why the device dropped it:
+ * EPERM (drop rule), ENOENT (no rule matched), ENETDOWN (WQ not ready),
+ * ENOBUFS (WQ ring full), EPROTOTYPE (destination QP has no receive
+ * queue). */
+int hw_model_receive(const char *devname, struct dp_packet *packet);
+
+/* Makes the next 'count' calls of the operation 'op' (an hw_dev_ops member
+ * name such as "create_flow", "create_counters", "create_wq", "create_qp",
+ * "open") on device 'devname' fail with 'error' before doing anything.
+ * 'error' 0 or 'count' 0 clears the fault.  Returns 0, ENODEV for an
+ * unknown device, or EINVAL for an unknown operation. */
+int hw_model_set_fault(const char *devname, const char *op, int error,
+                       unsigned int count);
+
+/* Captures every frame that leaves the wire of 'devname' into the pcap file
+ * 'file_name' (truncated), or stops capturing if 'file_name' is NULL, "" or
+ * "none".  Returns 0 or an errno value. */
+int hw_model_set_pcap(const char *devname, const char *file_name);
+
+/* Live objects of one device, per kind. */
+struct hw_model_objects {
+    size_t pd;
+    size_t cq;
+    size_t wq;
+    size_t ind_table;
+    size_t qp;
+    size_t flow;
+    size_t counters;
+    size_t reformat;
+    size_t total;
+};
+
+/* Fills 'objs' for device 'devname'.  Returns 0 or ENODEV. */
+int hw_model_count_objects(const char *devname, struct hw_model_objects *);
+
+/* Wire counters of one device. */
+struct hw_model_stats {
+    uint64_t rx_packets;        /* Frames that arrived on the wire. */
+    uint64_t rx_bytes;
+    uint64_t rx_delivered;      /* Enqueued on a WQ. */
+    uint64_t rx_drop_rule;      /* Dropped by an ACTION_DROP rule. */
+    uint64_t rx_drop_no_rule;   /* No rule matched (no default path). */
+    uint64_t rx_drop_no_rq;     /* Steered to a QP without receive queue. */
+    uint64_t rx_drop_wq_not_ready;  /* Target WQ not in RDY state. */
+    uint64_t rx_drop_wq_full;   /* Target WQ ring full. */
+    uint64_t tx_packets;        /* Frames that left on the wire. */
+    uint64_t tx_bytes;
+    uint64_t tx_drop_rule;      /* Dropped by an egress ACTION_DROP rule. */
+    uint64_t tx_drop_invalid;   /* Sent on a QP that cannot send, or not
+                                 * an Ethernet frame. */
+};
+
+/* Fills 'stats' for device 'devname'.  Returns 0 or ENODEV. */
+int hw_model_get_stats(const char *devname, struct hw_model_stats *);
+
+/* Changes whenever a model device queues a received packet on a WQ, so
+ * that a thread that polls receive queues can wait on it. */
+struct seq *hw_model_rx_seq(void);
+
+#endif /* hw-model.h */

@@ -1,0 +1,132 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef HW_RULE_H
+#define HW_RULE_H 1
+
+/* The plugin's intermediate representation of one offloaded datapath flow.
+ *
+ * translate (OVS match + actions -> hw_rule) fills it; encode (hw_rule ->
+ * ibv_flow_attr bytes) reads it.  It knows nothing of OVS's struct match nor
+ * of verbs structs, so either side can change without the other.  All values
+ * and masks are in network byte order and every value is already ANDed with
+ * its mask. */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <netinet/in.h>
+#include "openvswitch/types.h"
+#include "packets.h"
+
+/* Which header specs a layer carries.  A header may be present with an
+ * all-zero mask: that still restricts the rule to packets that have the
+ * header (an IPv4 spec implies ip_version == 4, a TCP spec ip_proto == 6). */
+enum hw_hdr_bits {
+    HW_HDR_ETH  = 1 << 0,
+    HW_HDR_IPV4 = 1 << 1,
+    HW_HDR_IPV6 = 1 << 2,
+    HW_HDR_TCP  = 1 << 3,
+    HW_HDR_UDP  = 1 << 4,
+};
+
+struct hw_eth_key {
+    struct eth_addr dst;
+    struct eth_addr src;
+    ovs_be16 type;              /* Ethertype after the last VLAN tag. */
+    ovs_be16 tci;               /* 802.1Q TCI: pcp 3, dei 1, vid 12.  A
+                                 * non-zero mask requires a C-VLAN tag. */
+};
+
+struct hw_ipv4_key {
+    ovs_be32 src;
+    ovs_be32 dst;
+    uint8_t proto;
+    uint8_t tos;
+};
+
+struct hw_ipv6_key {
+    struct in6_addr src;
+    struct in6_addr dst;
+    ovs_be32 label;             /* Low 20 bits. */
+    uint8_t next_hdr;
+    uint8_t tclass;
+};
+
+struct hw_l4_key {
+    ovs_be16 src;
+    ovs_be16 dst;
+};
+
+/* One layer of headers (the outer ones; the inner ones behind a tunnel). */
+struct hw_headers {
+    uint32_t present;           /* HW_HDR_* bits. */
+    struct hw_eth_key eth, eth_mask;
+    struct hw_ipv4_key ipv4, ipv4_mask;
+    struct hw_ipv6_key ipv6, ipv6_mask;
+    struct hw_l4_key l4, l4_mask;
+};
+
+/* What the hardware does with a matching packet. */
+enum hw_fate {
+    HW_FATE_RSS,                /* Deliver to the port's RSS QP (upcall
+                                 * queues), with the tag if any. */
+    HW_FATE_DROP,               /* Drop in hardware. */
+};
+
+struct hw_rule {
+    struct hw_headers outer;
+
+    bool has_tag;               /* ACTION_TAG with 'tag' (the flow mark). */
+    uint32_t tag;               /* 1 .. 2^24 - 1. */
+    bool count;                 /* ACTION_COUNT. */
+    enum hw_fate fate;
+    bool full;                  /* The hardware executes all of the flow's
+                                 * actions (offloaded:yes); otherwise the
+                                 * software still runs them (partial). */
+};
+
+/* Verbs priorities used by the plugin (0 is matched first, 15 is the last
+ * the device accepts).  Rules that need a VLAN tag come first; a guard rule
+ * then sends every other tagged packet to the miss path, so that rules
+ * placed after it, which verbs cannot restrict to untagged packets, never
+ * see a tagged one.  Within a band, more specific rules come first because
+ * overlapping rules of one priority have no defined order. */
+#define HW_PRIO_TAGGED      0   /* + 0 (L4), 1 (L3), 2 (L2). */
+#define HW_PRIO_VLAN_GUARD  3
+#define HW_PRIO_UNTAGGED    4   /* + 0 (L4), 1 (L3), 2 (L2). */
+#define HW_PRIO_MISS_L4     13  /* Per-type RSS miss rules. */
+#define HW_PRIO_MISS_L3     14
+
+/* The RSS QP a rule delivers to: the hash QP whose hashed packet type
+ * matches what the rule matches. */
+enum hw_rss_type {
+    HW_RSS_IPV4_TCP,
+    HW_RSS_IPV4_UDP,
+    HW_RSS_IPV4,
+    HW_RSS_IPV6_TCP,
+    HW_RSS_IPV6_UDP,
+    HW_RSS_IPV6,
+    HW_N_RSS_TYPES
+};
+
+/* Verbs priority of 'rule', from the bands above. */
+uint16_t hw_rule_priority(const struct hw_rule *);
+
+/* The RSS QP type that fits what 'rule' matches (HW_RSS_IPV4 when it
+ * matches no IP header). */
+enum hw_rss_type hw_rule_rss_type(const struct hw_rule *);
+
+#endif /* hw-rule.h */

@@ -1,0 +1,654 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "hw-translate.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "flow.h"
+#include "hw-rule.h"
+#include "netlink.h"
+#include "odp-netlink.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/match.h"
+#include "packets.h"
+#include "util.h"
+
+/* The field table below names every member of struct flow.  A new member
+ * would be refused as "field at offset N" until it is added here. */
+BUILD_ASSERT_DECL(FLOW_WC_SEQ == 42);
+
+/* The largest value an ACTION_TAG can carry (hw-apis.md 1.6). */
+#define HW_TAG_MAX ((1u << 24) - 1)
+
+/* One flow being translated. */
+struct xlate_ctx {
+    const struct flow *key;         /* The match's values. */
+    const struct flow *orig_mask;   /* The match's mask, untouched. */
+    struct flow mask;               /* Mask bits not translated yet. */
+    struct hw_headers *outer;       /* Where the translation goes. */
+    struct ds *reason;              /* Why the flow was refused. */
+
+    bool has_nw_proto;              /* 'nw_proto' is matched exactly. */
+    uint8_t nw_proto;
+};
+
+static int OVS_PRINTF_FORMAT(3, 4)
+xlate_fail(struct ds *reason, int error, const char *format, ...)
+{
+    if (reason) {
+        va_list args;
+
+        va_start(args, format);
+        ds_put_format_valist(reason, format, args);
+        va_end(args);
+    }
+    return error;
+}
+
+#define REFUSE(CTX, ...) xlate_fail((CTX)->reason, EOPNOTSUPP, __VA_ARGS__)
+
+/* Clears the mask of the 'size' bytes at 'ofs' of struct flow and returns
+ * true if the flow accepts zero there (every masked bit of the value is
+ * zero); otherwise leaves the mask for the final check and returns
+ * false. */
+static bool
+consume_if_zero(struct xlate_ctx *ctx, size_t ofs, size_t size)
+{
+    const uint8_t *key = (const uint8_t *) ctx->key + ofs;
+    uint8_t *mask = (uint8_t *) &ctx->mask + ofs;
+
+    for (size_t i = 0; i < size; i++) {
+        if (key[i] & mask[i]) {
+            return false;
+        }
+    }
+    memset(mask, 0, size);
+    return true;
+}
+
+#define CONSUME_IF_ZERO(CTX, MEMBER)                                    \
+    consume_if_zero(CTX, offsetof(struct flow, MEMBER),                 \
+                    MEMBER_SIZEOF(struct flow, MEMBER))
+
+static struct eth_addr
+eth_addr_bitand(const struct eth_addr a, const struct eth_addr b)
+{
+    struct eth_addr dst;
+
+    for (size_t i = 0; i < ARRAY_SIZE(dst.be16); i++) {
+        dst.be16[i] = a.be16[i] & b.be16[i];
+    }
+    return dst;
+}
+
+/* Metadata.
+ *
+ * A hardware rule only ever sees packets as they arrive on its own port,
+ * before any recirculation, and dpif-netdev only looks at the mark of such
+ * packets (recirc_id 0).  The datapath gives them zero metadata: no
+ * tunnel, recirc_id 0, pkt_mark 0, skb_priority 0, dp_hash 0, and no
+ * conntrack state.  A flow that requires those fields to be zero (as in
+ * "ct_state(-trk)") therefore matches every such packet on them and the
+ * match is consumed; a flow that wants a non-zero value can never match a
+ * packet fresh from the port, and it is refused by the final check, which
+ * names the field. */
+static int
+xlate_metadata(struct xlate_ctx *ctx, const struct hw_translate_params *p)
+{
+    const struct flow *key = ctx->key;
+    struct flow *mask = &ctx->mask;
+    uint32_t port_mask = odp_to_u32(mask->in_port.odp_port);
+    uint32_t port = odp_to_u32(key->in_port.odp_port) & port_mask;
+
+    /* The rule is installed on the device of port 'p->in_port', so it
+     * already matches nothing else: the flow's in_port only has to accept
+     * that port. */
+    if (port != (odp_to_u32(p->in_port) & port_mask)) {
+        return REFUSE(ctx, "match on in_port %"PRIu32" not supported", port);
+    }
+    memset(&mask->in_port, 0, sizeof mask->in_port);
+
+    if (key->recirc_id & mask->recirc_id) {
+        return REFUSE(ctx, "match on recirc_id %#"PRIx32" not supported",
+                      key->recirc_id & mask->recirc_id);
+    }
+    mask->recirc_id = 0;
+
+    /* The port is an Ethernet port. */
+    if ((key->packet_type ^ htonl(PT_ETH)) & mask->packet_type) {
+        return REFUSE(ctx, "match on packet_type %#"PRIx32" not supported",
+                      ntohl(key->packet_type & mask->packet_type));
+    }
+    mask->packet_type = 0;
+
+    /* 'metadata.tab' says which Geneve option table the flow uses; it is
+     * not a packet field. */
+    mask->tunnel.metadata.tab = NULL;
+    CONSUME_IF_ZERO(ctx, tunnel);
+
+    CONSUME_IF_ZERO(ctx, skb_priority);
+    CONSUME_IF_ZERO(ctx, pkt_mark);
+    CONSUME_IF_ZERO(ctx, dp_hash);
+    CONSUME_IF_ZERO(ctx, ct_state);
+    CONSUME_IF_ZERO(ctx, ct_nw_proto);
+    CONSUME_IF_ZERO(ctx, ct_zone);
+    CONSUME_IF_ZERO(ctx, ct_mark);
+    CONSUME_IF_ZERO(ctx, ct_label);
+    CONSUME_IF_ZERO(ctx, ct_nw_src);
+    CONSUME_IF_ZERO(ctx, ct_nw_dst);
+    CONSUME_IF_ZERO(ctx, ct_ipv6_src);
+    CONSUME_IF_ZERO(ctx, ct_ipv6_dst);
+    CONSUME_IF_ZERO(ctx, ct_tp_src);
+    CONSUME_IF_ZERO(ctx, ct_tp_dst);
+    return 0;
+}
+
+/* The first VLAN header.
+ *
+ * OVS keeps the TPID and TCI of the outermost tag in vlans[0] and sets the
+ * TCI's CFI bit to say "a tag is present" (an untagged packet has TCI 0,
+ * and the packet's real DEI bit is never visible in a flow).  The verbs ETH
+ * spec's vlan_tag is the packet's real TCI, and a non-zero mask on it also
+ * requires a C-VLAN (0x8100) tag (hw-apis.md 1.4). */
+static int
+xlate_vlan(struct xlate_ctx *ctx)
+{
+    struct hw_headers *outer = ctx->outer;
+    struct flow *mask = &ctx->mask;
+    uint16_t tci_mask = ntohs(mask->vlans[0].tci);
+    uint16_t tci = ntohs(ctx->key->vlans[0].tci) & tci_mask;
+    ovs_be16 tpid_mask = mask->vlans[0].tpid;
+    ovs_be16 tpid = ctx->key->vlans[0].tpid & tpid_mask;
+    bool untagged_ok = !tci && !tpid;
+    bool ctag_ok = (htons(ETH_TYPE_VLAN_8021Q) & tpid_mask) == tpid
+                   && (!(tci_mask & VLAN_CFI) || tci & VLAN_CFI);
+
+    if (untagged_ok) {
+        /* The flow accepts untagged packets ("vlan_tci=0/0x1000", the usual
+         * datapath match for them, or no VLAN match at all).  Verbs cannot
+         * say "untagged only" (a zero vlan_tag mask matches tagged packets
+         * too), so the rule gets no TCI match and lands in the untagged
+         * band.  That is only safe because the plugin installs a VLAN guard
+         * rule at HW_PRIO_VLAN_GUARD, ahead of the untagged band, which
+         * sends every tagged packet not taken by a tagged rule to the miss
+         * path: an untagged-band rule never sees a tagged packet.  When the
+         * flow would also take tagged packets, the hardware rule is merely
+         * narrower than the flow, and software handles the rest. */
+    } else if (ctag_ok) {
+        /* A tag is required.  Match the VID and PCP bits the flow matches;
+         * the CFI bit is OVS's "tag present" and is implied by any non-zero
+         * vlan_tag mask.  If the flow matches neither VID nor PCP, some TCI
+         * bit must still be masked to require the tag: use the packet's DEI
+         * bit with value 0.  Tagged packets with DEI set then miss to
+         * software, which is safe. */
+        uint16_t hw_mask = tci_mask & (VLAN_VID_MASK | VLAN_PCP_MASK);
+        uint16_t hw_tci = tci & hw_mask;
+
+        if (!hw_mask) {
+            hw_mask = VLAN_CFI;
+            hw_tci = 0;
+        }
+        outer->eth.tci = htons(hw_tci);
+        outer->eth_mask.tci = htons(hw_mask);
+    } else if (tpid != (htons(ETH_TYPE_VLAN_8021Q) & tpid_mask)) {
+        /* verbs matches C-VLAN tags only. */
+        return REFUSE(ctx, "match on vlan tpid %#06"PRIx16" not supported",
+                      ntohs(tpid));
+    } else {
+        return REFUSE(ctx, "match on vlan_tci %#06"PRIx16"/%#06"PRIx16
+                      " not supported", tci, tci_mask);
+    }
+    memset(&mask->vlans[0], 0, sizeof mask->vlans[0]);
+    return 0;
+}
+
+static int
+xlate_dl_type(struct xlate_ctx *ctx, ovs_be16 *dl_type)
+{
+    struct hw_headers *outer = ctx->outer;
+    struct flow *mask = &ctx->mask;
+    ovs_be16 type = ctx->key->dl_type & mask->dl_type;
+
+    *dl_type = htons(0);
+    if (!mask->dl_type) {
+        return 0;
+    } else if (mask->dl_type != OVS_BE16_MAX) {
+        return REFUSE(ctx, "partial match on dl_type not supported");
+    } else if (ntohs(type) < ETH_TYPE_MIN) {
+        /* An 802.3 frame (OVS says FLOW_DL_TYPE_NONE): the hardware would
+         * take its length field for an ethertype. */
+        return REFUSE(ctx, "match on dl_type %#06"PRIx16" not supported",
+                      ntohs(type));
+    } else if (eth_type_vlan(type)) {
+        /* OVS stopped parsing at its VLAN limit; the hardware's ethertype
+         * is the one after the last tag, so the two disagree. */
+        return REFUSE(ctx, "match on dl_type %#06"PRIx16" not supported",
+                      ntohs(type));
+    }
+    mask->dl_type = htons(0);
+    *dl_type = type;
+
+    if (type != htons(ETH_TYPE_IP) && type != htons(ETH_TYPE_IPV6)) {
+        outer->eth.type = type;
+        outer->eth_mask.type = OVS_BE16_MAX;
+    }
+    /* Otherwise the IP spec implies the ethertype (ip_version, or
+     * ethertype on devices without that capability); verbs would insist on
+     * a full mask and the same value if the ETH spec carried it too
+     * (is_valid_ethertype), so leave it out. */
+    return 0;
+}
+
+static int
+xlate_l2(struct xlate_ctx *ctx, ovs_be16 *dl_type)
+{
+    struct hw_headers *outer = ctx->outer;
+    const struct flow *key = ctx->key;
+    struct flow *mask = &ctx->mask;
+    int error;
+
+    outer->eth_mask.dst = mask->dl_dst;
+    outer->eth.dst = eth_addr_bitand(key->dl_dst, mask->dl_dst);
+    outer->eth_mask.src = mask->dl_src;
+    outer->eth.src = eth_addr_bitand(key->dl_src, mask->dl_src);
+    memset(&mask->dl_dst, 0, sizeof mask->dl_dst);
+    memset(&mask->dl_src, 0, sizeof mask->dl_src);
+
+    error = xlate_vlan(ctx);
+    if (!error) {
+        error = xlate_dl_type(ctx, dl_type);
+    }
+    if (error) {
+        return error;
+    }
+
+    if (!eth_addr_is_zero(outer->eth_mask.dst)
+        || !eth_addr_is_zero(outer->eth_mask.src)
+        || outer->eth_mask.type || outer->eth_mask.tci) {
+        outer->present |= HW_HDR_ETH;
+    }
+    return 0;
+}
+
+/* Consumes an exact match on nw_proto and remembers it for L4. */
+static int
+xlate_nw_proto(struct xlate_ctx *ctx, uint8_t *proto, uint8_t *proto_mask)
+{
+    struct flow *mask = &ctx->mask;
+
+    if (!mask->nw_proto) {
+        return 0;
+    } else if (mask->nw_proto != UINT8_MAX) {
+        return REFUSE(ctx, "partial match on nw_proto not supported");
+    }
+    mask->nw_proto = 0;
+    ctx->has_nw_proto = true;
+    ctx->nw_proto = ctx->key->nw_proto;
+    *proto = ctx->nw_proto;
+    *proto_mask = UINT8_MAX;
+    return 0;
+}
+
+/* Fragments.  verbs cannot match the fragment state (a non-zero IPv4_EXT
+ * 'flags' mask is EOPNOTSUPP, and IPv6 has no such field), so a match on
+ * "not a fragment", which dpif-netdev puts in almost every IP flow, is
+ * consumed: the hardware rule then also matches fragments of the same
+ * addresses.  Later fragments carry no L4 header, so the hardware (and the
+ * NIC model) never matches them against a TCP/UDP spec; only first
+ * fragments and rules without an L4 spec are affected.  A match on "first"
+ * or "later" fragment is left for the final check, which refuses it as
+ * "nw_frag". */
+static void
+xlate_nw_frag(struct xlate_ctx *ctx)
+{
+    struct flow *mask = &ctx->mask;
+
+    if (mask->nw_frag & FLOW_NW_FRAG_ANY
+        && !(ctx->key->nw_frag & mask->nw_frag)) {
+        mask->nw_frag = 0;
+    }
+}
+
+/* TCP and UDP.  The L4 spec implies ip_protocol 6 or 17 itself; carrying
+ * the protocol in the IP spec as well would set it twice (verbs' set_proto
+ * refuses that with EINVAL), so the caller's IP spec protocol is cleared
+ * through 'proto' and 'proto_mask'. */
+static void
+xlate_l4(struct xlate_ctx *ctx, uint8_t *proto, uint8_t *proto_mask)
+{
+    struct hw_headers *outer = ctx->outer;
+    const struct flow *key = ctx->key;
+    struct flow *mask = &ctx->mask;
+
+    if (!ctx->has_nw_proto
+        || (ctx->nw_proto != IPPROTO_TCP && ctx->nw_proto != IPPROTO_UDP)) {
+        /* Other protocols stay in the IP spec; any L4 field they match is
+         * left for the final check. */
+        return;
+    }
+
+    outer->present |= ctx->nw_proto == IPPROTO_TCP ? HW_HDR_TCP : HW_HDR_UDP;
+    outer->l4_mask.src = mask->tp_src;
+    outer->l4.src = key->tp_src & mask->tp_src;
+    outer->l4_mask.dst = mask->tp_dst;
+    outer->l4.dst = key->tp_dst & mask->tp_dst;
+    mask->tp_src = htons(0);
+    mask->tp_dst = htons(0);
+    /* tcp_flags: verbs has no field for them; left for the final check. */
+
+    *proto = 0;
+    *proto_mask = 0;
+}
+
+static int
+xlate_ipv4(struct xlate_ctx *ctx)
+{
+    struct hw_headers *outer = ctx->outer;
+    struct hw_ipv4_key *ipv4 = &outer->ipv4, *ipv4_mask = &outer->ipv4_mask;
+    const struct flow *key = ctx->key;
+    struct flow *mask = &ctx->mask;
+    int error;
+
+    outer->present |= HW_HDR_IPV4;
+    ipv4_mask->src = mask->nw_src;
+    ipv4->src = key->nw_src & mask->nw_src;
+    ipv4_mask->dst = mask->nw_dst;
+    ipv4->dst = key->nw_dst & mask->nw_dst;
+    ipv4_mask->tos = mask->nw_tos;
+    ipv4->tos = key->nw_tos & mask->nw_tos;
+    mask->nw_src = htonl(0);
+    mask->nw_dst = htonl(0);
+    mask->nw_tos = 0;
+    /* nw_ttl: a non-zero ttl mask is EOPNOTSUPP on mlx5; left for the final
+     * check. */
+
+    error = xlate_nw_proto(ctx, &ipv4->proto, &ipv4_mask->proto);
+    if (error) {
+        return error;
+    }
+    xlate_nw_frag(ctx);
+    xlate_l4(ctx, &ipv4->proto, &ipv4_mask->proto);
+    return 0;
+}
+
+static int
+xlate_ipv6(struct xlate_ctx *ctx)
+{
+    struct hw_headers *outer = ctx->outer;
+    struct hw_ipv6_key *ipv6 = &outer->ipv6, *ipv6_mask = &outer->ipv6_mask;
+    const struct flow *key = ctx->key;
+    struct flow *mask = &ctx->mask;
+    ovs_be32 label_mask = mask->ipv6_label & htonl(IPV6_LABEL_MASK);
+    int error;
+
+    outer->present |= HW_HDR_IPV6;
+    ipv6_mask->src = mask->ipv6_src;
+    ipv6->src = ipv6_addr_bitand(&key->ipv6_src, &mask->ipv6_src);
+    ipv6_mask->dst = mask->ipv6_dst;
+    ipv6->dst = ipv6_addr_bitand(&key->ipv6_dst, &mask->ipv6_dst);
+    ipv6_mask->tclass = mask->nw_tos;
+    ipv6->tclass = key->nw_tos & mask->nw_tos;
+    /* The flow label is 20 bits and OVS keeps the bits above them zero
+     * (match_set_ipv6_label() masks all 32): those are consumed when the
+     * flow wants them zero, and left for the final check otherwise (no
+     * packet matches, and the kernel refuses such a label with EINVAL). */
+    ipv6_mask->label = label_mask;
+    ipv6->label = key->ipv6_label & label_mask;
+    memset(&mask->ipv6_src, 0, sizeof mask->ipv6_src);
+    memset(&mask->ipv6_dst, 0, sizeof mask->ipv6_dst);
+    mask->nw_tos = 0;
+    mask->ipv6_label &= ~label_mask;
+    CONSUME_IF_ZERO(ctx, ipv6_label);
+    /* nw_ttl (hop limit): EOPNOTSUPP on mlx5; left for the final check. */
+
+    error = xlate_nw_proto(ctx, &ipv6->next_hdr, &ipv6_mask->next_hdr);
+    if (error) {
+        return error;
+    }
+    xlate_nw_frag(ctx);
+    xlate_l4(ctx, &ipv6->next_hdr, &ipv6_mask->next_hdr);
+    return 0;
+}
+
+/* What remains.
+ *
+ * Every member of struct flow, in order, with the name a refusal uses.  The
+ * 'ctx_names' bits let the name follow the protocol, since OVS reuses some
+ * fields (nw_src is the ARP SPA, tp_src the ICMP type...). */
+enum {
+    FN_ARP = 1 << 0,            /* An ARP field for ARP and RARP. */
+    FN_PORTS = 1 << 1,          /* tp_src/tp_dst. */
+    FN_ND = 1 << 2,             /* An ICMPv6 neighbour discovery field. */
+    FN_IGMP = 1 << 3,           /* An IGMP field. */
+};
+
+struct flow_field_name {
+    const char *name;
+    uint16_t ofs;
+    uint16_t len;
+    uint8_t ctx_names;          /* FN_* */
+};
+
+#define FIELD(MEMBER, NAME, CTX_NAMES)                          \
+    { NAME, offsetof(struct flow, MEMBER),                      \
+      MEMBER_SIZEOF(struct flow, MEMBER), CTX_NAMES }
+
+static const struct flow_field_name flow_fields[] = {
+    FIELD(tunnel, "tunnel", 0),
+    FIELD(metadata, "metadata", 0),
+    FIELD(regs, "regs", 0),
+    FIELD(skb_priority, "skb_priority", 0),
+    FIELD(pkt_mark, "pkt_mark", 0),
+    FIELD(dp_hash, "dp_hash", 0),
+    FIELD(in_port, "in_port", 0),
+    FIELD(recirc_id, "recirc_id", 0),
+    FIELD(ct_state, "ct_state", 0),
+    FIELD(ct_nw_proto, "ct_nw_proto", 0),
+    FIELD(ct_zone, "ct_zone", 0),
+    FIELD(ct_mark, "ct_mark", 0),
+    FIELD(packet_type, "packet_type", 0),
+    FIELD(ct_label, "ct_label", 0),
+    FIELD(conj_id, "conj_id", 0),
+    FIELD(actset_output, "actset_output", 0),
+    FIELD(dl_dst, "dl_dst", 0),
+    FIELD(dl_src, "dl_src", 0),
+    FIELD(dl_type, "dl_type", 0),
+    FIELD(pad1, "pad1", 0),
+    FIELD(vlans[0], "vlan_tci", 0),
+    FIELD(vlans[1], "vlan[1] (QinQ)", 0),
+    FIELD(mpls_lse, "mpls", 0),
+    FIELD(nw_src, "nw_src", FN_ARP),
+    FIELD(nw_dst, "nw_dst", FN_ARP),
+    FIELD(ct_nw_src, "ct_nw_src", 0),
+    FIELD(ct_nw_dst, "ct_nw_dst", 0),
+    FIELD(ipv6_src, "ipv6_src", 0),
+    FIELD(ipv6_dst, "ipv6_dst", 0),
+    FIELD(ct_ipv6_src, "ct_ipv6_src", 0),
+    FIELD(ct_ipv6_dst, "ct_ipv6_dst", 0),
+    FIELD(ipv6_label, "ipv6_label", 0),
+    FIELD(nw_frag, "nw_frag", 0),
+    FIELD(nw_tos, "nw_tos", 0),
+    FIELD(nw_ttl, "nw_ttl", 0),
+    FIELD(nw_proto, "nw_proto", FN_ARP),
+    FIELD(nd_target, "nd_target", FN_ND),
+    FIELD(arp_sha, "arp_sha", FN_ARP | FN_ND),
+    FIELD(arp_tha, "arp_tha", FN_ARP | FN_ND),
+    FIELD(tcp_flags, "tcp_flags", FN_ND),
+    FIELD(pad2, "pad2", 0),
+    FIELD(nsh, "nsh", 0),
+    FIELD(tp_src, "tp_src", FN_PORTS | FN_IGMP),
+    FIELD(tp_dst, "tp_dst", FN_PORTS | FN_IGMP),
+    FIELD(ct_tp_src, "ct_tp_src", 0),
+    FIELD(ct_tp_dst, "ct_tp_dst", 0),
+    FIELD(igmp_group_ip4, "igmp_group_ip4", FN_ND | FN_IGMP),
+    FIELD(pad3, "pad3", 0),
+};
+
+/* The name of 'field' in the context of the flow's protocols. */
+static const char *
+field_name(const struct xlate_ctx *ctx, const struct flow_field_name *field)
+{
+    const struct flow *key = ctx->key;
+    const struct flow *mask = ctx->orig_mask;
+    ovs_be16 dl_type = mask->dl_type == OVS_BE16_MAX ? key->dl_type : 0;
+    int proto = mask->nw_proto == UINT8_MAX ? key->nw_proto : -1;
+    bool ipv4 = dl_type == htons(ETH_TYPE_IP);
+    bool ipv6 = dl_type == htons(ETH_TYPE_IPV6);
+
+    if (field->ctx_names & FN_ARP
+        && (dl_type == htons(ETH_TYPE_ARP)
+            || dl_type == htons(ETH_TYPE_RARP))) {
+        return "arp fields";
+    }
+    if (field->ctx_names & FN_PORTS
+        && ((ipv4 && proto == IPPROTO_ICMP)
+            || (ipv6 && proto == IPPROTO_ICMPV6))) {
+        return "icmp type/code";
+    }
+    if (field->ctx_names & FN_ND && ipv6 && proto == IPPROTO_ICMPV6) {
+        return "icmpv6 nd fields";
+    }
+    if (field->ctx_names & FN_IGMP && ipv4 && proto == IPPROTO_IGMP) {
+        return "igmp fields";
+    }
+    if (field->ctx_names & FN_PORTS && (ipv4 || ipv6)
+        && proto == IPPROTO_SCTP) {
+        return "sctp ports";
+    }
+    return field->name;
+}
+
+/* Refuses the flow, naming the first field, if any mask bit was left
+ * untranslated. */
+static int
+check_leftover(struct xlate_ctx *ctx)
+{
+    const uint8_t *mask = (const uint8_t *) &ctx->mask;
+    size_t ofs;
+
+    for (ofs = 0; ofs < sizeof ctx->mask; ofs++) {
+        if (mask[ofs]) {
+            break;
+        }
+    }
+    if (ofs == sizeof ctx->mask) {
+        return 0;
+    }
+
+    for (size_t i = 0; i < ARRAY_SIZE(flow_fields); i++) {
+        const struct flow_field_name *field = &flow_fields[i];
+
+        if (ofs >= field->ofs && ofs < field->ofs + field->len) {
+            return REFUSE(ctx, "match on %s not supported",
+                          field_name(ctx, field));
+        }
+    }
+    return REFUSE(ctx, "match on field at offset %"PRIuSIZE" not supported",
+                  ofs);
+}
+
+/* Actions.
+ *
+ * A flow whose actions drop every packet (no action at all, or an explicit
+ * drop first) is executed by the hardware entirely.  Any other flow is
+ * offloaded partially: the hardware tags its packets with the flow mark and
+ * delivers them to the RSS QP, and dpif-netdev finds the flow by the mark
+ * and runs the actions in software. */
+static int
+xlate_actions(const struct nlattr *actions, size_t actions_len,
+              const struct hw_translate_params *params,
+              struct hw_rule *rule, struct ds *reason)
+{
+    const struct nlattr *a;
+    size_t n_actions = 0;
+    int first_type = OVS_ACTION_ATTR_UNSPEC;
+    size_t left;
+
+    NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
+        if (!n_actions++) {
+            first_type = nl_attr_type(a);
+        }
+    }
+    if (left) {
+        return xlate_fail(reason, EINVAL, "malformed actions");
+    }
+
+    rule->count = true;
+    if (!n_actions || first_type == OVS_ACTION_ATTR_DROP) {
+        /* An explicit drop ends the action list: nothing after it runs. */
+        rule->fate = HW_FATE_DROP;
+        rule->full = true;
+        return 0;
+    }
+
+    if (!params->flow_mark || params->flow_mark > HW_TAG_MAX) {
+        return xlate_fail(reason, EINVAL,
+                          "flow mark %"PRIu32" does not fit the 24-bit tag",
+                          params->flow_mark);
+    }
+    rule->fate = HW_FATE_RSS;
+    rule->has_tag = true;
+    rule->tag = params->flow_mark;
+    rule->full = false;
+    return 0;
+}
+
+int
+hw_translate_flow(const struct match *match, const struct nlattr *actions,
+                  size_t actions_len,
+                  const struct hw_translate_params *params,
+                  struct hw_rule *rule, struct ds *reason)
+{
+    struct xlate_ctx ctx = {
+        .key = &match->flow,
+        .orig_mask = &match->wc.masks,
+        .mask = match->wc.masks,
+        .outer = &rule->outer,
+        .reason = reason,
+    };
+    ovs_be16 dl_type;
+    int error;
+
+    memset(rule, 0, sizeof *rule);
+
+    error = xlate_metadata(&ctx, params);
+    if (!error) {
+        error = xlate_l2(&ctx, &dl_type);
+    }
+    if (!error) {
+        if (dl_type == htons(ETH_TYPE_IP)) {
+            error = xlate_ipv4(&ctx);
+        } else if (dl_type == htons(ETH_TYPE_IPV6)) {
+            error = xlate_ipv6(&ctx);
+        }
+    }
+    if (!error) {
+        error = check_leftover(&ctx);
+    }
+    if (!error) {
+        error = xlate_actions(actions, actions_len, params, rule, reason);
+    }
+
+    if (error) {
+        /* Leave no half-translated rule behind. */
+        memset(rule, 0, sizeof *rule);
+    }
+    return error;
+}

@@ -1,0 +1,1654 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "netdev-hw.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "coverage.h"
+#include "dp-packet.h"
+#include "hw-toeplitz.h"
+#include "netdev-provider.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/vlog.h"
+#include "ovs-atomic.h"
+#include "ovs-thread.h"
+#include "packets.h"
+#include "smap.h"
+#include "util.h"
+
+/* The "hw" netdev class.
+ *
+ * Device objects of a configured port, in the order reconfigure() creates
+ * them (a full teardown runs in exactly the reverse order; a change of
+ * n_txq only rebuilds the TX queues, a change of n_rxq or of the RSS key
+ * only the RX side and the miss rules):
+ *
+ *   open -> query_caps -> alloc_pd
+ *   -> per RX queue: extended CQ, WQ (created, then moved to RDY)
+ *   -> indirection table (2^ceil(log2(n_rxq)) entries, queues repeated)
+ *   -> one Toeplitz RSS QP per enum hw_rss_type
+ *   -> per TX queue: CQ, raw packet QP
+ *   -> the miss rules: per-type L4 and L3 rules to the matching RSS QP, two
+ *      VLAN guard rules and an ALL_DEFAULT rule.
+ *
+ * Each TX queue has its own raw packet QP, as a multi-queue NIC has one send
+ * queue per ring, so that senders on different queues never share a QP; a
+ * TX queue's mutex is only taken when OVS says the queue is shared
+ * ('concurrent_txq').
+ *
+ * Thread safety.  'mutex' protects the configuration and the device
+ * objects.  The datapath callbacks (rxq_recv, send) read the device objects
+ * without it: OVS stops the port's PMD threads before it calls reconfigure()
+ * and restarts them afterwards, and reconfigure() is the only place the
+ * objects change.  The flow API provider reads them from its offload
+ * threads with netdev_hw_get_device() and netdev_hw_rss_qp(), which take
+ * 'mutex'; what they return stays valid until the port's next
+ * reconfigure(), which first makes them fail and calls the provider's
+ * reconfigure notifier (see netdev-hw.h) without holding 'mutex'. */
+
+VLOG_DEFINE_THIS_MODULE(netdev_hw);
+
+COVERAGE_DEFINE(netdev_hw_rx_error);
+COVERAGE_DEFINE(netdev_hw_tx_drop);
+COVERAGE_DEFINE(netdev_hw_reconfigure_error);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+#define NETDEV_HW_RSS_KEY_LEN HW_TOEPLITZ_KEY_LEN
+#define NETDEV_HW_MAX_RXQ 1024
+#define NETDEV_HW_MAX_TXQ 1024
+#define NETDEV_HW_RXQ_SIZE 512      /* Receive WQEs (and CQEs) per RX queue. */
+#define NETDEV_HW_TXQ_SIZE 512      /* Send WQEs (and CQEs) per TX queue. */
+#define NETDEV_HW_MTU_MIN 68
+#define NETDEV_HW_MTU_MAX 9216
+#define NETDEV_HW_PORT_NUM 1        /* Verbs port the rules apply to. */
+
+/* Default RSS key: the mlx5 default (DPDK mlx5_rss_hash_default_key). */
+
+/* What each RSS QP hashes.  A TIR hashes one packet type, so the miss
+ * rules send each type to the QP that hashes it. */
+static const struct {
+    const char *name;
+    uint64_t fields;
+} rss_types[HW_N_RSS_TYPES] = {
+    [HW_RSS_IPV4_TCP] = {
+        "ipv4-tcp", (IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4
+                     | IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP) },
+    [HW_RSS_IPV4_UDP] = {
+        "ipv4-udp", (IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4
+                     | IBV_RX_HASH_SRC_PORT_UDP | IBV_RX_HASH_DST_PORT_UDP) },
+    [HW_RSS_IPV4] = {
+        "ipv4", IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4 },
+    [HW_RSS_IPV6_TCP] = {
+        "ipv6-tcp", (IBV_RX_HASH_SRC_IPV6 | IBV_RX_HASH_DST_IPV6
+                     | IBV_RX_HASH_SRC_PORT_TCP | IBV_RX_HASH_DST_PORT_TCP) },
+    [HW_RSS_IPV6_UDP] = {
+        "ipv6-udp", (IBV_RX_HASH_SRC_IPV6 | IBV_RX_HASH_DST_IPV6
+                     | IBV_RX_HASH_SRC_PORT_UDP | IBV_RX_HASH_DST_PORT_UDP) },
+    [HW_RSS_IPV6] = {
+        "ipv6", IBV_RX_HASH_SRC_IPV6 | IBV_RX_HASH_DST_IPV6 },
+};
+
+/* The rules that deliver every packet no datapath rule claimed to the RSS
+ * QPs (the upcall queues). */
+enum netdev_hw_miss_kind {
+    MISS_KIND_MISS,             /* Per packet type. */
+    MISS_KIND_VLAN_GUARD,       /* Catches C-VLAN tagged packets. */
+    MISS_KIND_DEFAULT,          /* IBV_FLOW_ATTR_ALL_DEFAULT. */
+};
+
+struct netdev_hw_miss_rule {
+    enum netdev_hw_miss_kind kind;
+    uint16_t priority;          /* Unused for MISS_KIND_DEFAULT. */
+    uint8_t l3;                 /* 0, 4 or 6: IPV4 or IPV6 spec. */
+    enum ibv_flow_spec_type l4; /* 0, IBV_FLOW_SPEC_TCP or _UDP. */
+    uint16_t vlan_tci;          /* Guard rules: TCI value under VLAN_CFI. */
+    enum hw_rss_type dest;
+};
+
+/* The two VLAN guards differ only in the CFI bit, which is matched so that
+ * a non-zero vlan_tag mask requires a C-VLAN tag: together they catch every
+ * C-VLAN tagged packet, whatever its CFI, before the untagged band (see
+ * hw-rule.h).  Tagged packets that reach them are hashed on their IPv4
+ * addresses, like every packet without a per-type rule. */
+static const struct netdev_hw_miss_rule miss_rules[] = {
+    { MISS_KIND_MISS, HW_PRIO_MISS_L4, 4, IBV_FLOW_SPEC_TCP, 0,
+      HW_RSS_IPV4_TCP },
+    { MISS_KIND_MISS, HW_PRIO_MISS_L4, 4, IBV_FLOW_SPEC_UDP, 0,
+      HW_RSS_IPV4_UDP },
+    { MISS_KIND_MISS, HW_PRIO_MISS_L4, 6, IBV_FLOW_SPEC_TCP, 0,
+      HW_RSS_IPV6_TCP },
+    { MISS_KIND_MISS, HW_PRIO_MISS_L4, 6, IBV_FLOW_SPEC_UDP, 0,
+      HW_RSS_IPV6_UDP },
+    { MISS_KIND_MISS, HW_PRIO_MISS_L3, 4, 0, 0, HW_RSS_IPV4 },
+    { MISS_KIND_MISS, HW_PRIO_MISS_L3, 6, 0, 0, HW_RSS_IPV6 },
+    { MISS_KIND_VLAN_GUARD, HW_PRIO_VLAN_GUARD, 0, 0, 0, HW_RSS_IPV4 },
+    { MISS_KIND_VLAN_GUARD, HW_PRIO_VLAN_GUARD, 0, 0, VLAN_CFI,
+      HW_RSS_IPV4 },
+    { MISS_KIND_DEFAULT, 0, 0, 0, 0, HW_RSS_IPV4 },
+};
+#define N_MISS_RULES ARRAY_SIZE(miss_rules)
+
+/* One RX queue: a receive WQ and the CQ it completes to. */
+struct netdev_hw_rxq_objs {
+    struct ibv_cq_ex *cq;
+    struct ibv_wq *wq;
+};
+
+/* One TX queue: a raw packet QP and its CQ. */
+struct netdev_hw_txq {
+    struct ovs_mutex mutex;     /* Taken when 'concurrent_txq'. */
+    struct ibv_cq_ex *cq;
+    struct ibv_qp *qp;
+};
+
+struct netdev_hw {
+    struct netdev up;
+
+    struct ovs_mutex mutex;
+
+    /* Requested configuration (set_config, set_tx_multiq, set_mtu). */
+    char *req_device;
+    int req_n_rxq;
+    int req_n_txq;
+    bool req_rss_key_set;       /* options:rss-key given. */
+    uint8_t req_rss_key[NETDEV_HW_RSS_KEY_LEN];
+
+    int mtu;
+    bool mtu_set;               /* By set_mtu(), else the device's. */
+    struct eth_addr mac;
+    bool mac_set;               /* By set_etheraddr(), else the device's. */
+    enum netdev_flags flags;
+
+    /* Device objects.  'configured' is true when all of them exist. */
+    bool configured;
+    const struct hw_dev_ops *ops;
+    char *devname;              /* Device the objects belong to. */
+    struct ibv_context *ctx;
+    struct hw_dev_caps caps;
+    struct ibv_pd *pd;
+
+    int n_rxq;                  /* Entries in 'rxqs'. */
+    struct netdev_hw_rxq_objs *rxqs;
+    uint32_t ind_log;           /* log2 of the indirection table size. */
+    struct ibv_wq **ind_wqs;    /* The table given to the device. */
+    uint16_t *ind_queues;       /* Queue of each entry, for display. */
+    struct ibv_rwq_ind_table *ind_tbl;
+    uint8_t rss_key[NETDEV_HW_RSS_KEY_LEN];
+    struct ibv_qp *rss_qps[HW_N_RSS_TYPES];
+
+    int n_txq;                  /* Entries in 'txqs'. */
+    struct netdev_hw_txq *txqs;
+
+    struct ibv_flow *miss_flows[N_MISS_RULES];
+
+    /* Largest frame send() accepts, from 'mtu' at the last reconfigure. */
+    size_t max_frame_len;
+
+    /* Statistics, updated by the PMD threads. */
+    atomic_uint64_t rx_packets;
+    atomic_uint64_t rx_bytes;
+    atomic_uint64_t rx_errors;
+    atomic_uint64_t tx_packets;
+    atomic_uint64_t tx_bytes;
+    atomic_uint64_t tx_dropped;
+};
+
+struct netdev_rxq_hw {
+    struct netdev_rxq up;
+};
+
+/* Set once at start-up by the flow API provider. */
+static netdev_hw_reconfigure_cb *reconfigure_cb;
+
+static int netdev_hw_construct(struct netdev *);
+
+static bool
+is_netdev_hw_class(const struct netdev_class *class)
+{
+    return class->construct == netdev_hw_construct;
+}
+
+static struct netdev_hw *
+netdev_hw_cast(const struct netdev *netdev)
+{
+    ovs_assert(is_netdev_hw_class(netdev_get_class(netdev)));
+    return CONTAINER_OF(netdev, struct netdev_hw, up);
+}
+
+static size_t
+netdev_hw_frame_len(int mtu)
+{
+    /* Room for an Ethernet header and two VLAN tags (QinQ). */
+    return mtu + ETH_HEADER_LEN + 2 * VLAN_HEADER_LEN;
+}
+
+static const char *
+netdev_hw_devname(const struct netdev_hw *dev)
+{
+    return dev->devname ? dev->devname
+           : dev->req_device ? dev->req_device
+           : "(none)";
+}
+
+/* Logs that 'step' failed with 'error' and returns 'error'. */
+static int
+netdev_hw_step_failed(const struct netdev_hw *dev, const char *step,
+                      int error)
+{
+    VLOG_WARN("hw port %s: device %s: %s failed: %s",
+              netdev_get_name(&dev->up), netdev_hw_devname(dev), step,
+              ovs_strerror(error));
+    return error;
+}
+
+/* A destroy call failing leaks the object: say so, and go on tearing down
+ * the rest. */
+static void
+netdev_hw_check_destroy(const struct netdev_hw *dev, const char *step,
+                        int error)
+{
+    if (error) {
+        netdev_hw_step_failed(dev, step, error);
+    }
+}
+
+/* ibv_flow_attr byte buffers for the miss rules.
+ *
+ * libibverbs reads the specs back to back from byte 20 of the attribute,
+ * without alignment padding, so each spec is copied in at the current end
+ * of the buffer. */
+#define MISS_RULE_MAX_LEN (sizeof(struct ibv_flow_attr)           \
+                           + sizeof(struct ibv_flow_spec_eth)     \
+                           + sizeof(struct ibv_flow_spec_ipv6)    \
+                           + sizeof(struct ibv_flow_spec_tcp_udp))
+
+BUILD_ASSERT_DECL(sizeof(struct ibv_flow_attr) == 20);
+
+struct rule_buf {
+    union {
+        struct ibv_flow_attr attr;
+        uint8_t bytes[MISS_RULE_MAX_LEN];
+    } u;
+    size_t len;
+};
+
+static void
+rule_buf_init(struct rule_buf *rb, enum ibv_flow_attr_type type,
+              uint16_t priority)
+{
+    memset(rb, 0, sizeof *rb);
+    rb->len = sizeof rb->u.attr;
+    rb->u.attr.type = type;
+    rb->u.attr.size = rb->len;
+    rb->u.attr.priority = priority;
+    rb->u.attr.port = NETDEV_HW_PORT_NUM;
+}
+
+static void
+rule_buf_put_spec(struct rule_buf *rb, const void *spec, uint16_t size)
+{
+    ovs_assert(rb->len + size <= sizeof rb->u.bytes);
+    memcpy(&rb->u.bytes[rb->len], spec, size);
+    rb->len += size;
+    rb->u.attr.size = rb->len;
+    rb->u.attr.num_of_specs++;
+}
+
+/* An ETH spec that matches every frame, or, with a non-zero 'tci_mask',
+ * every frame with a C-VLAN tag whose TCI is 'tci' under 'tci_mask'. */
+static void
+rule_buf_put_eth(struct rule_buf *rb, uint16_t tci, uint16_t tci_mask)
+{
+    struct ibv_flow_spec_eth eth;
+
+    memset(&eth, 0, sizeof eth);
+    eth.type = IBV_FLOW_SPEC_ETH;
+    eth.size = sizeof eth;
+    eth.val.vlan_tag = htons(tci & tci_mask);
+    eth.mask.vlan_tag = htons(tci_mask);
+    rule_buf_put_spec(rb, &eth, sizeof eth);
+}
+
+/* An IPv4 or IPv6 spec with zero masks: it still requires the IP version. */
+static void
+rule_buf_put_ip(struct rule_buf *rb, uint8_t version)
+{
+    if (version == 4) {
+        struct ibv_flow_spec_ipv4 ipv4;
+
+        memset(&ipv4, 0, sizeof ipv4);
+        ipv4.type = IBV_FLOW_SPEC_IPV4;
+        ipv4.size = sizeof ipv4;
+        rule_buf_put_spec(rb, &ipv4, sizeof ipv4);
+    } else {
+        struct ibv_flow_spec_ipv6 ipv6;
+
+        memset(&ipv6, 0, sizeof ipv6);
+        ipv6.type = IBV_FLOW_SPEC_IPV6;
+        ipv6.size = sizeof ipv6;
+        rule_buf_put_spec(rb, &ipv6, sizeof ipv6);
+    }
+}
+
+/* A TCP or UDP spec with zero masks: it still requires the IP protocol. */
+static void
+rule_buf_put_l4(struct rule_buf *rb, enum ibv_flow_spec_type type)
+{
+    struct ibv_flow_spec_tcp_udp l4;
+
+    memset(&l4, 0, sizeof l4);
+    l4.type = type;
+    l4.size = sizeof l4;
+    rule_buf_put_spec(rb, &l4, sizeof l4);
+}
+
+static void
+netdev_hw_miss_rule_encode(const struct netdev_hw *dev,
+                           const struct netdev_hw_miss_rule *rule,
+                           struct rule_buf *rb)
+{
+    switch (rule->kind) {
+    case MISS_KIND_MISS:
+        rule_buf_init(rb, IBV_FLOW_ATTR_NORMAL, rule->priority);
+        rule_buf_put_eth(rb, 0, 0);
+        rule_buf_put_ip(rb, rule->l3);
+        if (rule->l4) {
+            rule_buf_put_l4(rb, rule->l4);
+        }
+        break;
+
+    case MISS_KIND_VLAN_GUARD:
+        rule_buf_init(rb, IBV_FLOW_ATTR_NORMAL, rule->priority);
+        rule_buf_put_eth(rb, rule->vlan_tci, VLAN_CFI);
+        break;
+
+    case MISS_KIND_DEFAULT:
+        /* The device places leftover rules after every priority; use the
+         * last valid priority in case a backend checks it anyway. */
+        rule_buf_init(rb, IBV_FLOW_ATTR_ALL_DEFAULT,
+                      dev->caps.max_flow_priority);
+        break;
+
+    default:
+        OVS_NOT_REACHED();
+    }
+}
+
+/* Teardown, in the reverse order of creation. */
+
+static void
+netdev_hw_destroy_miss_rules(struct netdev_hw *dev)
+    OVS_REQUIRES(dev->mutex)
+{
+    for (int i = N_MISS_RULES - 1; i >= 0; i--) {
+        if (dev->miss_flows[i]) {
+            netdev_hw_check_destroy(dev, "destroy_flow",
+                                    dev->ops->destroy_flow(
+                                        dev->miss_flows[i]));
+            dev->miss_flows[i] = NULL;
+        }
+    }
+}
+
+static void
+netdev_hw_destroy_tx(struct netdev_hw *dev)
+    OVS_REQUIRES(dev->mutex)
+{
+    for (int i = dev->n_txq - 1; i >= 0; i--) {
+        struct netdev_hw_txq *txq = &dev->txqs[i];
+
+        if (txq->qp) {
+            netdev_hw_check_destroy(dev, "destroy_qp",
+                                    dev->ops->destroy_qp(txq->qp));
+        }
+        if (txq->cq) {
+            netdev_hw_check_destroy(dev, "destroy_cq",
+                                    dev->ops->destroy_cq(txq->cq));
+        }
+        ovs_mutex_destroy(&txq->mutex);
+    }
+    free(dev->txqs);
+    dev->txqs = NULL;
+    dev->n_txq = 0;
+}
+
+static void
+netdev_hw_destroy_rx(struct netdev_hw *dev)
+    OVS_REQUIRES(dev->mutex)
+{
+    for (int i = HW_N_RSS_TYPES - 1; i >= 0; i--) {
+        if (dev->rss_qps[i]) {
+            netdev_hw_check_destroy(dev, "destroy_qp",
+                                    dev->ops->destroy_qp(dev->rss_qps[i]));
+            dev->rss_qps[i] = NULL;
+        }
+    }
+    if (dev->ind_tbl) {
+        netdev_hw_check_destroy(dev, "destroy_rwq_ind_table",
+                                dev->ops->destroy_rwq_ind_table(
+                                    dev->ind_tbl));
+        dev->ind_tbl = NULL;
+    }
+    free(dev->ind_wqs);
+    dev->ind_wqs = NULL;
+    free(dev->ind_queues);
+    dev->ind_queues = NULL;
+    dev->ind_log = 0;
+
+    for (int i = dev->n_rxq - 1; i >= 0; i--) {
+        struct netdev_hw_rxq_objs *q = &dev->rxqs[i];
+
+        if (q->wq) {
+            netdev_hw_check_destroy(dev, "destroy_wq",
+                                    dev->ops->destroy_wq(q->wq));
+        }
+        if (q->cq) {
+            netdev_hw_check_destroy(dev, "destroy_cq",
+                                    dev->ops->destroy_cq(q->cq));
+        }
+    }
+    free(dev->rxqs);
+    dev->rxqs = NULL;
+    dev->n_rxq = 0;
+}
+
+static void
+netdev_hw_close_device(struct netdev_hw *dev)
+    OVS_REQUIRES(dev->mutex)
+{
+    if (dev->ops) {
+        if (dev->pd) {
+            netdev_hw_check_destroy(dev, "dealloc_pd",
+                                    dev->ops->dealloc_pd(dev->pd));
+        }
+        if (dev->ctx) {
+            dev->ops->close(dev->ctx);
+        }
+    }
+    dev->pd = NULL;
+    dev->ctx = NULL;
+    dev->ops = NULL;
+    free(dev->devname);
+    dev->devname = NULL;
+    memset(&dev->caps, 0, sizeof dev->caps);
+}
+
+/* Destroys every device object of 'dev'.  The caller has unpublished them
+ * (see netdev_hw_unpublish()). */
+static void
+netdev_hw_teardown(struct netdev_hw *dev)
+    OVS_REQUIRES(dev->mutex)
+{
+    ovs_assert(!dev->configured);
+    if (dev->ops) {
+        netdev_hw_destroy_miss_rules(dev);
+        netdev_hw_destroy_tx(dev);
+        netdev_hw_destroy_rx(dev);
+    }
+    netdev_hw_close_device(dev);
+}
+
+/* Makes the provider-visible state of 'dev' unconfigured and tells the
+ * provider, so that it removes what it created on the RSS QPs.  Releases
+ * 'dev->mutex' around the notifier, because the provider holds its own
+ * lock while it calls netdev_hw_rss_qp(). */
+static void
+netdev_hw_unpublish(struct netdev_hw *dev)
+    OVS_REQUIRES(dev->mutex)
+{
+    if (dev->configured) {
+        dev->configured = false;
+        if (reconfigure_cb) {
+            ovs_mutex_unlock(&dev->mutex);
+            reconfigure_cb(&dev->up, false);
+            ovs_mutex_lock(&dev->mutex);
+        }
+    }
+}
+
+/* Set-up. */
+
+static int
+netdev_hw_check_caps(struct netdev_hw *dev)
+    OVS_REQUIRES(dev->mutex)
+{
+    const struct hw_dev_caps *caps = &dev->caps;
+    const char *name = netdev_get_name(&dev->up);
+
+    if (!caps->flow_steering) {
+        VLOG_WARN("hw port %s: device %s has no managed flow steering "
+                  "(IBV_DEVICE_MANAGED_FLOW_STEERING): cannot steer packets "
+                  "to the port's queues", name, dev->devname);
+        return EOPNOTSUPP;
+    }
+    if (!caps->raw_packet_qp) {
+        VLOG_WARN("hw port %s: device %s does not support raw packet QPs "
+                  "(IBV_QPT_RAW_PACKET): cannot receive or send Ethernet "
+                  "frames", name, dev->devname);
+        return EOPNOTSUPP;
+    }
+    if (caps->max_flow_priority < HW_PRIO_MISS_L3) {
+        VLOG_WARN("hw port %s: device %s has flow priorities 0..%"PRIu16
+                  ", the port needs 0..%d", name, dev->devname,
+                  caps->max_flow_priority, HW_PRIO_MISS_L3);
+        return EOPNOTSUPP;
+    }
+    if (caps->max_flow_specs < 3) {
+        VLOG_WARN("hw port %s: device %s accepts %"PRIu16" specs per "
+                  "rule, the miss rules need 3", name, dev->devname,
+                  caps->max_flow_specs);
+        return EOPNOTSUPP;
+    }
+    if (caps->phys_port_cnt < NETDEV_HW_PORT_NUM) {
+        VLOG_WARN("hw port %s: device %s has no port %d", name,
+                  dev->devname, NETDEV_HW_PORT_NUM);
+        return ENODEV;
+    }
+    return 0;
+}
+
+static int
+netdev_hw_open_device(struct netdev_hw *dev, const char *devname)
+    OVS_REQUIRES(dev->mutex)
+{
+    const struct hw_dev_ops *ops = hw_dev_ops_find(devname);
+    int error;
+
+    dev->devname = xstrdup(devname);
+    if (!ops) {
+        VLOG_WARN("hw port %s: device %s: no backend drives it",
+                  netdev_get_name(&dev->up), devname);
+        return ENODEV;
+    }
+    dev->ops = ops;
+
+    error = ops->open(devname, &dev->ctx);
+    if (error) {
+        dev->ctx = NULL;
+        return netdev_hw_step_failed(dev, "open", error);
+    }
+    error = ops->query_caps(dev->ctx, &dev->caps);
+    if (error) {
+        return netdev_hw_step_failed(dev, "query_caps", error);
+    }
+    error = netdev_hw_check_caps(dev);
+    if (error) {
+        return error;
+    }
+    error = ops->alloc_pd(dev->ctx, &dev->pd);
+    if (error) {
+        dev->pd = NULL;
+        return netdev_hw_step_failed(dev, "alloc_pd", error);
+    }
+
+    if (!dev->mac_set && !eth_addr_is_zero(dev->caps.mac)) {
+        dev->mac = dev->caps.mac;
+    }
+    if (!dev->mtu_set && dev->caps.mtu >= NETDEV_HW_MTU_MIN
+        && dev->caps.mtu <= NETDEV_HW_MTU_MAX) {
+        dev->mtu = dev->caps.mtu;
+    }
+    return 0;
+}
+
+static int
+netdev_hw_build_rx(struct netdev_hw *dev, int n_rxq, const uint8_t *key)
+    OVS_REQUIRES(dev->mutex)
+{
+    const struct hw_dev_ops *ops = dev->ops;
+    const char *name = netdev_get_name(&dev->up);
+    uint32_t log = log_2_ceil(n_rxq);
+    size_t n_entries = (size_t) 1 << log;
+    int error;
+
+    if ((uint32_t) n_rxq > dev->caps.max_wqs) {
+        VLOG_WARN("hw port %s: device %s: n_rxq %d exceeds the device's %"
+                  PRIu32" receive work queues", name, dev->devname, n_rxq,
+                  dev->caps.max_wqs);
+        return EINVAL;
+    }
+    if (log > dev->caps.max_rwq_ind_log) {
+        VLOG_WARN("hw port %s: device %s: n_rxq %d needs an indirection "
+                  "table of %"PRIuSIZE" entries, the device allows %llu",
+                  name, dev->devname, n_rxq, n_entries,
+                  1ULL << MIN(dev->caps.max_rwq_ind_log, 63));
+        return EINVAL;
+    }
+    for (int t = 0; t < HW_N_RSS_TYPES; t++) {
+        uint64_t missing = rss_types[t].fields & ~dev->caps.rx_hash_fields;
+
+        if (missing) {
+            VLOG_WARN("hw port %s: device %s cannot hash %s packets "
+                      "(unsupported hash fields 0x%"PRIx64")", name,
+                      dev->devname, rss_types[t].name, missing);
+            return EOPNOTSUPP;
+        }
+    }
+
+    /* One CQ and one WQ per queue. */
+    dev->rxqs = xcalloc(n_rxq, sizeof *dev->rxqs);
+    dev->n_rxq = n_rxq;
+    for (int i = 0; i < n_rxq; i++) {
+        struct netdev_hw_rxq_objs *q = &dev->rxqs[i];
+        struct ibv_wq_init_attr wq_attr;
+        struct ibv_wq_attr mod_attr;
+
+        error = ops->create_cq(dev->ctx, NETDEV_HW_RXQ_SIZE, &q->cq);
+        if (error) {
+            q->cq = NULL;
+            return netdev_hw_step_failed(dev, "create_cq", error);
+        }
+
+        memset(&wq_attr, 0, sizeof wq_attr);
+        wq_attr.wq_type = IBV_WQT_RQ;
+        wq_attr.max_wr = NETDEV_HW_RXQ_SIZE;
+        wq_attr.max_sge = 1;
+        wq_attr.pd = dev->pd;
+        wq_attr.cq = ibv_cq_ex_to_cq(q->cq);
+        error = ops->create_wq(dev->ctx, &wq_attr, &q->wq);
+        if (error) {
+            q->wq = NULL;
+            return netdev_hw_step_failed(dev, "create_wq", error);
+        }
+
+        /* A new WQ is in RESET and receives nothing until RDY. */
+        memset(&mod_attr, 0, sizeof mod_attr);
+        mod_attr.attr_mask = IBV_WQ_ATTR_STATE;
+        mod_attr.wq_state = IBV_WQS_RDY;
+        error = ops->modify_wq(q->wq, &mod_attr);
+        if (error) {
+            return netdev_hw_step_failed(dev, "modify_wq", error);
+        }
+    }
+
+    /* The indirection table: the hash's low 'log' bits index it, so with
+     * a power-of-two table every queue appears equally often when n_rxq is
+     * a power of two; otherwise the first queues repeat. */
+    struct ibv_rwq_ind_table_init_attr ind_attr;
+
+    dev->ind_log = log;
+    dev->ind_wqs = xmalloc(n_entries * sizeof *dev->ind_wqs);
+    dev->ind_queues = xmalloc(n_entries * sizeof *dev->ind_queues);
+    for (size_t i = 0; i < n_entries; i++) {
+        dev->ind_queues[i] = i % n_rxq;
+        dev->ind_wqs[i] = dev->rxqs[i % n_rxq].wq;
+    }
+    memset(&ind_attr, 0, sizeof ind_attr);
+    ind_attr.log_ind_tbl_size = log;
+    ind_attr.ind_tbl = dev->ind_wqs;
+    error = ops->create_rwq_ind_table(dev->ctx, &ind_attr, &dev->ind_tbl);
+    if (error) {
+        dev->ind_tbl = NULL;
+        return netdev_hw_step_failed(dev, "create_rwq_ind_table", error);
+    }
+
+    /* One Toeplitz RSS QP per packet type. */
+    memcpy(dev->rss_key, key, NETDEV_HW_RSS_KEY_LEN);
+    for (int t = 0; t < HW_N_RSS_TYPES; t++) {
+        struct ibv_qp_init_attr_ex qp_attr;
+
+        memset(&qp_attr, 0, sizeof qp_attr);
+        qp_attr.qp_type = IBV_QPT_RAW_PACKET;
+        qp_attr.comp_mask = (IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE
+                             | IBV_QP_INIT_ATTR_RX_HASH);
+        qp_attr.pd = dev->pd;
+        qp_attr.rwq_ind_tbl = dev->ind_tbl;
+        qp_attr.rx_hash_conf.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
+        qp_attr.rx_hash_conf.rx_hash_key_len = NETDEV_HW_RSS_KEY_LEN;
+        qp_attr.rx_hash_conf.rx_hash_key = dev->rss_key;
+        qp_attr.rx_hash_conf.rx_hash_fields_mask = rss_types[t].fields;
+        error = ops->create_qp(dev->ctx, &qp_attr, &dev->rss_qps[t]);
+        if (error) {
+            dev->rss_qps[t] = NULL;
+            return netdev_hw_step_failed(dev, "create_qp", error);
+        }
+    }
+    return 0;
+}
+
+static int
+netdev_hw_build_tx(struct netdev_hw *dev, int n_txq)
+    OVS_REQUIRES(dev->mutex)
+{
+    const struct hw_dev_ops *ops = dev->ops;
+    int error;
+
+    dev->txqs = xcalloc(n_txq, sizeof *dev->txqs);
+    dev->n_txq = n_txq;
+    for (int i = 0; i < n_txq; i++) {
+        ovs_mutex_init(&dev->txqs[i].mutex);
+    }
+
+    for (int i = 0; i < n_txq; i++) {
+        struct netdev_hw_txq *txq = &dev->txqs[i];
+        struct ibv_qp_init_attr_ex qp_attr;
+
+        error = ops->create_cq(dev->ctx, NETDEV_HW_TXQ_SIZE, &txq->cq);
+        if (error) {
+            txq->cq = NULL;
+            return netdev_hw_step_failed(dev, "create_cq", error);
+        }
+
+        memset(&qp_attr, 0, sizeof qp_attr);
+        qp_attr.qp_type = IBV_QPT_RAW_PACKET;
+        qp_attr.send_cq = ibv_cq_ex_to_cq(txq->cq);
+        qp_attr.recv_cq = ibv_cq_ex_to_cq(txq->cq);
+        qp_attr.cap.max_send_wr = NETDEV_HW_TXQ_SIZE;
+        qp_attr.cap.max_send_sge = 1;
+        qp_attr.comp_mask = IBV_QP_INIT_ATTR_PD;
+        qp_attr.pd = dev->pd;
+        error = ops->create_qp(dev->ctx, &qp_attr, &txq->qp);
+        if (error) {
+            txq->qp = NULL;
+            return netdev_hw_step_failed(dev, "create_qp", error);
+        }
+    }
+    return 0;
+}
+
+static int
+netdev_hw_build_miss_rules(struct netdev_hw *dev)
+    OVS_REQUIRES(dev->mutex)
+{
+    for (size_t i = 0; i < N_MISS_RULES; i++) {
+        const struct netdev_hw_miss_rule *rule = &miss_rules[i];
+        struct rule_buf rb;
+        int error;
+
+        netdev_hw_miss_rule_encode(dev, rule, &rb);
+        error = dev->ops->create_flow(dev->rss_qps[rule->dest], &rb.u.attr,
+                                      &dev->miss_flows[i]);
+        if (error) {
+            dev->miss_flows[i] = NULL;
+            return netdev_hw_step_failed(dev, "create_flow", error);
+        }
+    }
+    return 0;
+}
+
+/* netdev class callbacks. */
+
+static struct netdev *
+netdev_hw_alloc(void)
+{
+    struct netdev_hw *dev = xzalloc(sizeof *dev);
+
+    return &dev->up;
+}
+
+static int
+netdev_hw_construct(struct netdev *netdev)
+{
+    struct netdev_hw *dev = CONTAINER_OF(netdev, struct netdev_hw, up);
+
+    ovs_mutex_init(&dev->mutex);
+    dev->req_device = NULL;
+    dev->req_n_rxq = 1;
+    dev->req_n_txq = MAX(netdev->n_txq, 1);
+    dev->req_rss_key_set = false;
+    memcpy(dev->req_rss_key, hw_toeplitz_default_key,
+           NETDEV_HW_RSS_KEY_LEN);
+    dev->mtu = ETH_PAYLOAD_MAX;
+    dev->mtu_set = false;
+    dev->mac = eth_addr_zero;
+    dev->mac_set = false;
+    dev->flags = NETDEV_UP;
+    dev->configured = false;
+    dev->max_frame_len = netdev_hw_frame_len(dev->mtu);
+    atomic_init(&dev->rx_packets, 0);
+    atomic_init(&dev->rx_bytes, 0);
+    atomic_init(&dev->rx_errors, 0);
+    atomic_init(&dev->tx_packets, 0);
+    atomic_init(&dev->tx_bytes, 0);
+    atomic_init(&dev->tx_dropped, 0);
+    return 0;
+}
+
+static void
+netdev_hw_destruct(struct netdev *netdev)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+
+    /* No notifier here: OVS calls the provider's uninit_flow_api before
+     * destruct, and the netdev is no longer usable by anyone. */
+    ovs_mutex_lock(&dev->mutex);
+    dev->configured = false;
+    netdev_hw_teardown(dev);
+    free(dev->req_device);
+    dev->req_device = NULL;
+    ovs_mutex_unlock(&dev->mutex);
+    ovs_mutex_destroy(&dev->mutex);
+}
+
+static void
+netdev_hw_dealloc(struct netdev *netdev)
+{
+    free(netdev_hw_cast(netdev));
+}
+
+static void
+netdev_hw_format_key(struct ds *ds, const uint8_t *key)
+{
+    for (int i = 0; i < NETDEV_HW_RSS_KEY_LEN; i++) {
+        ds_put_format(ds, "%02x", key[i]);
+    }
+}
+
+static bool
+netdev_hw_parse_key(const char *s, uint8_t key[NETDEV_HW_RSS_KEY_LEN])
+{
+    if (strlen(s) != 2 * NETDEV_HW_RSS_KEY_LEN) {
+        return false;
+    }
+    for (int i = 0; i < NETDEV_HW_RSS_KEY_LEN; i++) {
+        bool ok;
+
+        key[i] = hexits_value(&s[2 * i], 2, &ok);
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static int
+netdev_hw_get_config(const struct netdev *netdev, struct smap *args)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+
+    ovs_mutex_lock(&dev->mutex);
+    if (dev->req_device) {
+        smap_add(args, "device", dev->req_device);
+    }
+    smap_add_format(args, "n_rxq", "%d", dev->req_n_rxq);
+    if (dev->req_rss_key_set) {
+        struct ds key = DS_EMPTY_INITIALIZER;
+
+        netdev_hw_format_key(&key, dev->req_rss_key);
+        smap_add(args, "rss-key", ds_cstr(&key));
+        ds_destroy(&key);
+    }
+    smap_add_format(args, "configured_rx_queues", "%d", netdev->n_rxq);
+    smap_add_format(args, "requested_tx_queues", "%d", dev->req_n_txq);
+    smap_add_format(args, "configured_tx_queues", "%d", netdev->n_txq);
+    ovs_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static int
+netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
+                     char **errp)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+    const char *name = netdev_get_name(netdev);
+    const char *device = smap_get(args, "device");
+    const char *n_rxq_s = smap_get(args, "n_rxq");
+    const char *key_s = smap_get(args, "rss-key");
+    uint8_t key[NETDEV_HW_RSS_KEY_LEN];
+    int n_rxq = 1;
+
+    /* Validate everything before changing anything. */
+    if (!device || !device[0]) {
+        VLOG_WARN_BUF(errp, "%s: options:device is required (the verbs "
+                      "device or NIC model instance, e.g. device=model0)",
+                      name);
+        return EINVAL;
+    }
+    if (!hw_dev_ops_find(device)) {
+        VLOG_WARN_BUF(errp, "%s: options:device=%s: no hw backend drives "
+                      "this device", name, device);
+        return ENODEV;
+    }
+    if (n_rxq_s && (!str_to_int(n_rxq_s, 10, &n_rxq)
+                    || n_rxq < 1 || n_rxq > NETDEV_HW_MAX_RXQ)) {
+        VLOG_WARN_BUF(errp, "%s: options:n_rxq=%s: must be an integer from "
+                      "1 to %d", name, n_rxq_s, NETDEV_HW_MAX_RXQ);
+        return EINVAL;
+    }
+    if (key_s && !netdev_hw_parse_key(key_s, key)) {
+        VLOG_WARN_BUF(errp, "%s: options:rss-key=%s: must be exactly %d "
+                      "hexadecimal digits (a %d-byte Toeplitz key)", name,
+                      key_s, 2 * NETDEV_HW_RSS_KEY_LEN,
+                      NETDEV_HW_RSS_KEY_LEN);
+        return EINVAL;
+    }
+    if (!key_s) {
+        memcpy(key, hw_toeplitz_default_key, NETDEV_HW_RSS_KEY_LEN);
+    }
+
+    ovs_mutex_lock(&dev->mutex);
+    if (!dev->req_device || strcmp(dev->req_device, device)
+        || dev->req_n_rxq != n_rxq
+        || memcmp(dev->req_rss_key, key, NETDEV_HW_RSS_KEY_LEN)) {
+        free(dev->req_device);
+        dev->req_device = xstrdup(device);
+        dev->req_n_rxq = n_rxq;
+        memcpy(dev->req_rss_key, key, NETDEV_HW_RSS_KEY_LEN);
+        netdev_request_reconfigure(netdev);
+    }
+    dev->req_rss_key_set = key_s != NULL;
+    ovs_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static int
+netdev_hw_get_numa_id(const struct netdev *netdev OVS_UNUSED)
+{
+    /* The backends do not report the device's NUMA node. */
+    return 0;
+}
+
+static int
+netdev_hw_set_tx_multiq(struct netdev *netdev, unsigned int n_txq)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+
+    if (n_txq < 1 || n_txq > NETDEV_HW_MAX_TXQ) {
+        return EINVAL;
+    }
+    ovs_mutex_lock(&dev->mutex);
+    if (dev->req_n_txq != (int) n_txq) {
+        dev->req_n_txq = n_txq;
+        netdev_request_reconfigure(netdev);
+    }
+    ovs_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static int
+netdev_hw_reconfigure(struct netdev *netdev)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+    bool reopen, rebuild_rx, rebuild_tx, notify;
+    int error = 0;
+
+    ovs_mutex_lock(&dev->mutex);
+
+    /* OVS sizes the port's queue arrays from these after we return, even on
+     * error (the port is then removed from the datapath). */
+    netdev->n_rxq = dev->req_n_rxq;
+    netdev->n_txq = dev->req_n_txq;
+    dev->max_frame_len = netdev_hw_frame_len(dev->mtu);
+
+    if (!dev->req_device) {
+        VLOG_WARN("hw port %s: options:device is not set",
+                  netdev_get_name(netdev));
+        error = EINVAL;
+        goto error;
+    }
+
+    reopen = !dev->ops || strcmp(dev->devname, dev->req_device);
+    rebuild_rx = (reopen || !dev->configured
+                  || dev->n_rxq != dev->req_n_rxq
+                  || memcmp(dev->rss_key, dev->req_rss_key,
+                            NETDEV_HW_RSS_KEY_LEN));
+    rebuild_tx = reopen || !dev->configured || dev->n_txq != dev->req_n_txq;
+    if (!rebuild_rx && !rebuild_tx) {
+        ovs_mutex_unlock(&dev->mutex);
+        return 0;
+    }
+
+    /* The TX queues are invisible to the provider; the RSS QPs are not. */
+    if (rebuild_rx) {
+        netdev_hw_unpublish(dev);
+    }
+
+    if (reopen) {
+        netdev_hw_teardown(dev);
+        error = netdev_hw_open_device(dev, dev->req_device);
+        if (error) {
+            goto error;
+        }
+        /* The device may have changed the MTU: apply it now. */
+        dev->max_frame_len = netdev_hw_frame_len(dev->mtu);
+    } else {
+        if (rebuild_rx) {
+            netdev_hw_destroy_miss_rules(dev);
+            netdev_hw_destroy_rx(dev);
+        }
+        if (rebuild_tx) {
+            netdev_hw_destroy_tx(dev);
+        }
+    }
+
+    if (rebuild_rx) {
+        error = netdev_hw_build_rx(dev, dev->req_n_rxq, dev->req_rss_key);
+        if (error) {
+            goto error;
+        }
+    }
+    if (rebuild_tx) {
+        error = netdev_hw_build_tx(dev, dev->req_n_txq);
+        if (error) {
+            goto error;
+        }
+    }
+    if (rebuild_rx) {
+        error = netdev_hw_build_miss_rules(dev);
+        if (error) {
+            goto error;
+        }
+    }
+
+    notify = !dev->configured;
+    dev->configured = true;
+    VLOG_DBG("hw port %s: device %s (%s): %d rx queues, %d tx queues, "
+             "%d miss rules", netdev_get_name(netdev), dev->devname,
+             dev->ops->name, dev->n_rxq, dev->n_txq, (int) N_MISS_RULES);
+    netdev_change_seq_changed(netdev);
+    ovs_mutex_unlock(&dev->mutex);
+
+    if (notify && reconfigure_cb) {
+        reconfigure_cb(netdev, true);
+    }
+    return 0;
+
+error:
+    /* All or nothing: the port is left without device objects. */
+    COVERAGE_INC(netdev_hw_reconfigure_error);
+    netdev_hw_unpublish(dev);
+    netdev_hw_teardown(dev);
+    netdev_change_seq_changed(netdev);
+    ovs_mutex_unlock(&dev->mutex);
+    return error;
+}
+
+static int
+netdev_hw_tx_burst_locked(const struct netdev_hw *dev,
+                          struct netdev_hw_txq *txq,
+                          struct dp_packet_batch *batch)
+    OVS_EXCLUDED(txq->mutex)
+{
+    int dropped;
+
+    ovs_mutex_lock(&txq->mutex);
+    dropped = dev->ops->tx_burst(txq->qp, batch);
+    ovs_mutex_unlock(&txq->mutex);
+    return dropped;
+}
+
+static int
+netdev_hw_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
+               bool concurrent_txq)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+    uint32_t sizes[NETDEV_MAX_BURST];
+    uint64_t n_dropped = 0, n_bytes = 0, orig;
+    struct netdev_hw_txq *txq;
+    struct dp_packet *packet;
+    size_t n_packets;
+
+    if (OVS_UNLIKELY(!dev->configured || !dev->n_txq)) {
+        n_dropped = dp_packet_batch_size(batch);
+        dp_packet_delete_batch(batch, true);
+        atomic_add_relaxed(&dev->tx_dropped, n_dropped, &orig);
+        COVERAGE_ADD(netdev_hw_tx_drop, n_dropped);
+        return ENXIO;
+    }
+
+    /* Drop the frames the port's MTU does not allow. */
+    size_t n = dp_packet_batch_size(batch);
+    size_t i;
+    DP_PACKET_BATCH_REFILL_FOR_EACH (i, n, packet, batch) {
+        if (OVS_UNLIKELY(dp_packet_size(packet) > dev->max_frame_len)) {
+            VLOG_WARN_RL(&rl, "hw port %s: dropped a %"PRIu32"-byte frame, "
+                         "larger than the MTU (%"PRIuSIZE" bytes with "
+                         "headers) allows", netdev_get_name(netdev),
+                         dp_packet_size(packet), dev->max_frame_len);
+            dp_packet_delete(packet);
+            n_dropped++;
+        } else {
+            dp_packet_batch_refill(batch, packet, i);
+        }
+    }
+
+    n_packets = dp_packet_batch_size(batch);
+    if (n_packets) {
+        size_t dev_dropped;
+        int ret;
+
+        DP_PACKET_BATCH_FOR_EACH (j, packet, batch) {
+            sizes[j] = dp_packet_size(packet);
+        }
+
+        /* Each TX queue has its own QP: only a queue OVS shares between
+         * threads needs the lock.  A qid beyond n_txq (which OVS does not
+         * use) shares a QP with another queue, so it is locked too. */
+        txq = &dev->txqs[qid >= 0 ? qid % dev->n_txq : 0];
+        if (concurrent_txq || qid < 0 || qid >= dev->n_txq) {
+            ret = netdev_hw_tx_burst_locked(dev, txq, batch);
+        } else {
+            ret = dev->ops->tx_burst(txq->qp, batch);
+        }
+        dev_dropped = MIN((size_t) MAX(ret, 0), n_packets);
+
+        /* A send queue that fills up refuses the tail of the batch, so the
+         * sent bytes are those of the first packets. */
+        for (size_t k = 0; k < n_packets - dev_dropped; k++) {
+            n_bytes += sizes[k];
+        }
+        n_dropped += dev_dropped;
+        n_packets -= dev_dropped;
+    }
+
+    atomic_add_relaxed(&dev->tx_packets, n_packets, &orig);
+    atomic_add_relaxed(&dev->tx_bytes, n_bytes, &orig);
+    if (n_dropped) {
+        atomic_add_relaxed(&dev->tx_dropped, n_dropped, &orig);
+        COVERAGE_ADD(netdev_hw_tx_drop, n_dropped);
+    }
+    return 0;
+}
+
+static int
+netdev_hw_set_etheraddr(struct netdev *netdev, const struct eth_addr mac)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+
+    ovs_mutex_lock(&dev->mutex);
+    dev->mac_set = true;
+    if (!eth_addr_equals(dev->mac, mac)) {
+        dev->mac = mac;
+        netdev_change_seq_changed(netdev);
+    }
+    ovs_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static int
+netdev_hw_get_etheraddr(const struct netdev *netdev, struct eth_addr *mac)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+
+    ovs_mutex_lock(&dev->mutex);
+    *mac = dev->mac;
+    ovs_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static int
+netdev_hw_get_mtu(const struct netdev *netdev, int *mtup)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+
+    ovs_mutex_lock(&dev->mutex);
+    *mtup = dev->mtu;
+    ovs_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static int
+netdev_hw_set_mtu(struct netdev *netdev, int mtu)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+
+    if (mtu < NETDEV_HW_MTU_MIN || mtu > NETDEV_HW_MTU_MAX) {
+        VLOG_WARN_RL(&rl, "hw port %s: MTU %d is outside %d..%d",
+                     netdev_get_name(netdev), mtu, NETDEV_HW_MTU_MIN,
+                     NETDEV_HW_MTU_MAX);
+        return EINVAL;
+    }
+
+    ovs_mutex_lock(&dev->mutex);
+    dev->mtu_set = true;
+    if (dev->mtu != mtu) {
+        /* send() reads the frame limit without a lock: it changes in
+         * reconfigure(), with the PMD threads stopped. */
+        dev->mtu = mtu;
+        netdev_request_reconfigure(netdev);
+        netdev_change_seq_changed(netdev);
+    }
+    ovs_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static int
+netdev_hw_get_ifindex(const struct netdev *netdev OVS_UNUSED)
+{
+    /* No kernel interface: this also keeps linux_tc from claiming the port
+     * for flow offload. */
+    return -EOPNOTSUPP;
+}
+
+static int
+netdev_hw_get_carrier(const struct netdev *netdev, bool *carrier)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+
+    ovs_mutex_lock(&dev->mutex);
+    *carrier = dev->configured;
+    ovs_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static int
+netdev_hw_get_stats(const struct netdev *netdev, struct netdev_stats *stats)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+
+    atomic_read_relaxed(&dev->rx_packets, &stats->rx_packets);
+    atomic_read_relaxed(&dev->rx_bytes, &stats->rx_bytes);
+    atomic_read_relaxed(&dev->rx_errors, &stats->rx_errors);
+    atomic_read_relaxed(&dev->tx_packets, &stats->tx_packets);
+    atomic_read_relaxed(&dev->tx_bytes, &stats->tx_bytes);
+    atomic_read_relaxed(&dev->tx_dropped, &stats->tx_dropped);
+    /* Packets the device drops on receive are counted by the device, not
+     * by the port. */
+    stats->rx_dropped = 0;
+    stats->tx_errors = 0;
+    return 0;
+}
+
+static int
+netdev_hw_get_status(const struct netdev *netdev, struct smap *smap)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+
+    ovs_mutex_lock(&dev->mutex);
+    smap_add(smap, "device", netdev_hw_devname(dev));
+    smap_add(smap, "configured", dev->configured ? "true" : "false");
+    if (dev->configured) {
+        struct ds key = DS_EMPTY_INITIALIZER;
+
+        smap_add(smap, "backend", dev->ops->name);
+        smap_add(smap, "firmware_version", dev->caps.fw_ver);
+        smap_add_format(smap, "n_rxq", "%d", dev->n_rxq);
+        smap_add_format(smap, "n_txq", "%d", dev->n_txq);
+        netdev_hw_format_key(&key, dev->rss_key);
+        smap_add(smap, "rss_key", ds_cstr(&key));
+        ds_destroy(&key);
+    }
+    ovs_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static int
+netdev_hw_update_flags(struct netdev *netdev, enum netdev_flags off,
+                       enum netdev_flags on, enum netdev_flags *old_flagsp)
+{
+    struct netdev_hw *dev = netdev_hw_cast(netdev);
+
+    /* No logging: this may run in a signal handler. */
+    if ((off | on) & ~(NETDEV_UP | NETDEV_PROMISC)) {
+        return EINVAL;
+    }
+
+    ovs_mutex_lock(&dev->mutex);
+    *old_flagsp = dev->flags;
+    dev->flags = (dev->flags | on) & ~off;
+    if (*old_flagsp != dev->flags) {
+        netdev_change_seq_changed(netdev);
+    }
+    ovs_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+static struct netdev_rxq *
+netdev_hw_rxq_alloc(void)
+{
+    struct netdev_rxq_hw *rx = xzalloc(sizeof *rx);
+
+    return &rx->up;
+}
+
+static int
+netdev_hw_rxq_construct(struct netdev_rxq *rxq OVS_UNUSED)
+{
+    return 0;
+}
+
+static void
+netdev_hw_rxq_destruct(struct netdev_rxq *rxq OVS_UNUSED)
+{
+}
+
+static void
+netdev_hw_rxq_dealloc(struct netdev_rxq *rxq)
+{
+    free(CONTAINER_OF(rxq, struct netdev_rxq_hw, up));
+}
+
+static int
+netdev_hw_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
+                   int *qfill)
+{
+    struct netdev_hw *dev = netdev_hw_cast(rxq->netdev);
+    struct netdev_hw_rxq_objs *q;
+    struct dp_packet *packet;
+    uint64_t n_bytes = 0, orig;
+    int error;
+
+    if (OVS_UNLIKELY(!dev->configured || rxq->queue_id >= dev->n_rxq)) {
+        return EAGAIN;
+    }
+
+    q = &dev->rxqs[rxq->queue_id];
+    error = dev->ops->rx_burst(q->wq, q->cq, batch);
+    if (OVS_UNLIKELY(error && error != EAGAIN)) {
+        dp_packet_delete_batch(batch, true);
+        COVERAGE_INC(netdev_hw_rx_error);
+        atomic_add_relaxed(&dev->rx_errors, 1, &orig);
+        VLOG_WARN_RL(&rl, "hw port %s: rx queue %d: rx_burst failed: %s",
+                     netdev_get_name(rxq->netdev), rxq->queue_id,
+                     ovs_strerror(error));
+        return error;
+    }
+    if (dp_packet_batch_is_empty(batch)) {
+        return EAGAIN;
+    }
+
+    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
+        n_bytes += dp_packet_size(packet);
+    }
+    atomic_add_relaxed(&dev->rx_packets, dp_packet_batch_size(batch), &orig);
+    atomic_add_relaxed(&dev->rx_bytes, n_bytes, &orig);
+
+    if (qfill) {
+        *qfill = -ENOTSUP;
+    }
+    return 0;
+}
+
+static void
+netdev_hw_rxq_wait(struct netdev_rxq *rxq OVS_UNUSED)
+{
+    /* A PMD port is polled, never waited on: dpif-netdev only calls this
+     * for non-PMD ports.  Nothing to register. */
+}
+
+static int
+netdev_hw_rxq_drain(struct netdev_rxq *rxq)
+{
+    struct netdev_hw *dev = netdev_hw_cast(rxq->netdev);
+
+    if (!dev->configured || rxq->queue_id >= dev->n_rxq) {
+        return 0;
+    }
+
+    /* Bounded: packets may keep arriving while we drain. */
+    struct netdev_hw_rxq_objs *q = &dev->rxqs[rxq->queue_id];
+    for (int i = 0; i < NETDEV_HW_RXQ_SIZE / NETDEV_MAX_BURST + 1; i++) {
+        struct dp_packet_batch batch;
+        int error;
+
+        dp_packet_batch_init(&batch);
+        error = dev->ops->rx_burst(q->wq, q->cq, &batch);
+        dp_packet_delete_batch(&batch, true);
+        if (error) {
+            break;
+        }
+    }
+    return 0;
+}
+
+static const struct netdev_class netdev_hw_class = {
+    .type = "hw",
+    .is_pmd = true,
+    .alloc = netdev_hw_alloc,
+    .construct = netdev_hw_construct,
+    .destruct = netdev_hw_destruct,
+    .dealloc = netdev_hw_dealloc,
+    .get_config = netdev_hw_get_config,
+    .set_config = netdev_hw_set_config,
+    .get_numa_id = netdev_hw_get_numa_id,
+    .set_tx_multiq = netdev_hw_set_tx_multiq,
+    .send = netdev_hw_send,
+    .set_etheraddr = netdev_hw_set_etheraddr,
+    .get_etheraddr = netdev_hw_get_etheraddr,
+    .get_mtu = netdev_hw_get_mtu,
+    .set_mtu = netdev_hw_set_mtu,
+    .get_ifindex = netdev_hw_get_ifindex,
+    .get_carrier = netdev_hw_get_carrier,
+    .get_stats = netdev_hw_get_stats,
+    .get_status = netdev_hw_get_status,
+    .update_flags = netdev_hw_update_flags,
+    .reconfigure = netdev_hw_reconfigure,
+    .rxq_alloc = netdev_hw_rxq_alloc,
+    .rxq_construct = netdev_hw_rxq_construct,
+    .rxq_destruct = netdev_hw_rxq_destruct,
+    .rxq_dealloc = netdev_hw_rxq_dealloc,
+    .rxq_recv = netdev_hw_rxq_recv,
+    .rxq_wait = netdev_hw_rxq_wait,
+    .rxq_drain = netdev_hw_rxq_drain,
+};
+
+/* Public functions. */
+
+void
+netdev_hw_register_class(void)
+{
+    static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+
+    if (ovsthread_once_start(&once)) {
+        netdev_register_provider(&netdev_hw_class);
+        ovsthread_once_done(&once);
+    }
+}
+
+void
+netdev_hw_set_reconfigure_cb(netdev_hw_reconfigure_cb *cb)
+{
+    reconfigure_cb = cb;
+}
+
+bool
+netdev_is_hw(const struct netdev *netdev)
+{
+    return is_netdev_hw_class(netdev_get_class(netdev));
+}
+
+bool
+netdev_hw_get_device(const struct netdev *netdev,
+                     struct netdev_hw_device *device)
+{
+    struct netdev_hw *dev;
+    bool ok;
+
+    if (!netdev_is_hw(netdev)) {
+        return false;
+    }
+    dev = netdev_hw_cast(netdev);
+
+    ovs_mutex_lock(&dev->mutex);
+    ok = dev->configured;
+    if (ok) {
+        device->ops = dev->ops;
+        device->ctx = dev->ctx;
+        device->caps = &dev->caps;
+        device->devname = dev->devname;
+        device->port_num = NETDEV_HW_PORT_NUM;
+    }
+    ovs_mutex_unlock(&dev->mutex);
+    return ok;
+}
+
+struct ibv_qp *
+netdev_hw_rss_qp(const struct netdev *netdev, enum hw_rss_type type)
+{
+    struct netdev_hw *dev;
+    struct ibv_qp *qp;
+
+    if (!netdev_is_hw(netdev) || (int) type < 0 || type >= HW_N_RSS_TYPES) {
+        return NULL;
+    }
+    dev = netdev_hw_cast(netdev);
+
+    ovs_mutex_lock(&dev->mutex);
+    qp = dev->configured ? dev->rss_qps[type] : NULL;
+    ovs_mutex_unlock(&dev->mutex);
+    return qp;
+}
+
+static void
+netdev_hw_format_hash_fields(struct ds *ds, uint64_t fields)
+{
+    static const struct {
+        uint64_t bit;
+        const char *name;
+    } names[] = {
+        { IBV_RX_HASH_SRC_IPV4, "src-ipv4" },
+        { IBV_RX_HASH_DST_IPV4, "dst-ipv4" },
+        { IBV_RX_HASH_SRC_IPV6, "src-ipv6" },
+        { IBV_RX_HASH_DST_IPV6, "dst-ipv6" },
+        { IBV_RX_HASH_SRC_PORT_TCP, "src-port-tcp" },
+        { IBV_RX_HASH_DST_PORT_TCP, "dst-port-tcp" },
+        { IBV_RX_HASH_SRC_PORT_UDP, "src-port-udp" },
+        { IBV_RX_HASH_DST_PORT_UDP, "dst-port-udp" },
+        { IBV_RX_HASH_IPSEC_SPI, "ipsec-spi" },
+        { IBV_RX_HASH_INNER, "inner" },
+    };
+    const char *sep = "";
+
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+        if (fields & names[i].bit) {
+            ds_put_format(ds, "%s%s", sep, names[i].name);
+            fields &= ~names[i].bit;
+            sep = ",";
+        }
+    }
+    if (fields) {
+        ds_put_format(ds, "%s0x%"PRIx64, sep, fields);
+    } else if (!*sep) {
+        ds_put_cstr(ds, "none");
+    }
+}
+
+static void
+netdev_hw_format_reformat_types(struct ds *ds, uint32_t types)
+{
+    static const char *const names[] = {
+        "l2-tunnel-to-l2", "l2-to-l2-tunnel",
+        "l3-tunnel-to-l2", "l2-to-l3-tunnel",
+    };
+    const char *sep = "";
+
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+        if (types & (1u << i)) {
+            ds_put_format(ds, "%s%s", sep, names[i]);
+            types &= ~(1u << i);
+            sep = ",";
+        }
+    }
+    if (types) {
+        ds_put_format(ds, "%s0x%"PRIx32, sep, types);
+    } else if (!*sep) {
+        ds_put_cstr(ds, "none");
+    }
+}
+
+/* Prints the queue of each indirection table entry, with runs of
+ * consecutive queues as "first-last": "0-2 0" for 3 queues in 4 entries. */
+static void
+netdev_hw_format_ind_table(struct ds *ds, const uint16_t *queues, size_t n)
+{
+    size_t i = 0;
+
+    while (i < n) {
+        size_t j = i;
+
+        while (j + 1 < n && queues[j + 1] == queues[j] + 1) {
+            j++;
+        }
+        ds_put_format(ds, "%s%"PRIu16, i ? " " : "", queues[i]);
+        if (j > i) {
+            ds_put_format(ds, "-%"PRIu16, queues[j]);
+        }
+        i = j + 1;
+    }
+}
+
+void
+netdev_hw_format(const struct netdev *netdev, struct ds *ds)
+{
+    struct netdev_hw *dev;
+
+    if (!netdev_is_hw(netdev)) {
+        ds_put_format(ds, "%s: not a hw port\n", netdev_get_name(netdev));
+        return;
+    }
+    dev = netdev_hw_cast(netdev);
+
+    ovs_mutex_lock(&dev->mutex);
+    if (!dev->configured) {
+        ds_put_format(ds, "device %s: not configured (requested n_rxq %d)\n",
+                      netdev_hw_devname(dev), dev->req_n_rxq);
+        ovs_mutex_unlock(&dev->mutex);
+        return;
+    }
+
+    const struct hw_dev_caps *caps = &dev->caps;
+    size_t n_entries = (size_t) 1 << dev->ind_log;
+    int n_rules = 0, n_guards = 0, n_default = 0;
+
+    ds_put_format(ds, "device %s: backend %s, firmware %s, port %d, "
+                  "mac "ETH_ADDR_FMT", mtu %d\n",
+                  dev->devname, dev->ops->name,
+                  caps->fw_ver[0] ? caps->fw_ver : "unknown",
+                  NETDEV_HW_PORT_NUM, ETH_ADDR_ARGS(dev->mac), dev->mtu);
+
+    ds_put_format(ds, "  caps: priorities 0-%"PRIu16", specs %"PRIu16
+                  ", rules/priority %"PRIu32", counters %s, rx wqs %"PRIu32
+                  ", ind table max %llu, hash fields ",
+                  caps->max_flow_priority, caps->max_flow_specs,
+                  caps->max_rules, caps->counters ? "yes" : "no",
+                  caps->max_wqs, 1ULL << MIN(caps->max_rwq_ind_log, 63));
+    netdev_hw_format_hash_fields(ds, caps->rx_hash_fields);
+    ds_put_cstr(ds, ", reformat ");
+    netdev_hw_format_reformat_types(ds, caps->reformat_types);
+    ds_put_format(ds, " (encap header max %"PRIu32")\n",
+                  caps->max_encap_header);
+
+    ds_put_format(ds, "  queues: rx %d, tx %d\n", dev->n_rxq, dev->n_txq);
+
+    ds_put_format(ds, "  indirection table (%"PRIuSIZE" entries): ",
+                  n_entries);
+    netdev_hw_format_ind_table(ds, dev->ind_queues, n_entries);
+    ds_put_cstr(ds, "\n");
+
+    ds_put_cstr(ds, "  rss key: ");
+    netdev_hw_format_key(ds, dev->rss_key);
+    ds_put_cstr(ds, "\n");
+
+    for (int t = 0; t < HW_N_RSS_TYPES; t++) {
+        ds_put_format(ds, "  rss qp %s: toeplitz ", rss_types[t].name);
+        netdev_hw_format_hash_fields(ds, rss_types[t].fields);
+        ds_put_cstr(ds, "\n");
+    }
+
+    for (size_t i = 0; i < N_MISS_RULES; i++) {
+        if (!dev->miss_flows[i]) {
+            continue;
+        }
+        switch (miss_rules[i].kind) {
+        case MISS_KIND_MISS:
+            n_rules++;
+            break;
+        case MISS_KIND_VLAN_GUARD:
+            n_guards++;
+            break;
+        case MISS_KIND_DEFAULT:
+            n_default++;
+            break;
+        }
+    }
+    ds_put_format(ds, "  miss rules: %d per type, %d vlan guard, "
+                  "%d default\n", n_rules, n_guards, n_default);
+    ovs_mutex_unlock(&dev->mutex);
+}

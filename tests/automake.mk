@@ -1,0 +1,16 @@
+# netdev-offload-hw: the plugin's tests, added to OVS's testsuite and
+# ovstest by vswitchd-patches/0001.
+
+TESTSUITE_AT += \
+	netdev-offload-hw/tests/hw-testsuite.at \
+	netdev-offload-hw/tests/hw-macros.at \
+	netdev-offload-hw/tests/hw-unit.at \
+	netdev-offload-hw/tests/hw-offload.at
+
+tests_ovstest_SOURCES += \
+	netdev-offload-hw/tests/test-hw-encode.c \
+	netdev-offload-hw/tests/test-hw-model.c \
+	netdev-offload-hw/tests/test-hw-model-flow.c \
+	netdev-offload-hw/tests/test-hw-toeplitz.c \
+	netdev-offload-hw/tests/test-hw-translate.c
+AM_CPPFLAGS += -I $(top_srcdir)/tests

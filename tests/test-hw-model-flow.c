@@ -813,6 +813,11 @@ test_reject_attr(void)
     CREATE_FAIL(st, &qp1, &r, EINVAL);
     rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, 1, 1);
     CREATE_FAIL(st, &qp1, &r, EINVAL);
+    /* The core's flag check comes before mlx5's priority check. */
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 16, 1, 1u << 3);
+    CREATE_FAIL(st, &qp1, &r, EINVAL);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 16, 1, 1);
+    CREATE_FAIL(st, &qp1, &r, ENOMEM);
 
     /* DONT_TRAP and EGRESS on leftovers. */
     rule_init(&r, IBV_FLOW_ATTR_ALL_DEFAULT, 0, 1,
@@ -1178,10 +1183,10 @@ test_reject_actions(void)
     spec_count(&r, c);
     spec_count(&r, c);
     CREATE_FAIL(st, &qp1, &r, EINVAL);
-    /* ... and before the kernel's EPERM or ENOMEM. */
+    /* ... and before the kernel's ENOMEM. */
     rule_normal(&r, 99);
     spec_count(&r, c);
-    spec_count(&r, empty);
+    spec_count(&r, c);
     CREATE_FAIL(st, &qp1, &r, EINVAL);
 
     /* A counters object without attached points. */
@@ -1418,6 +1423,22 @@ test_match_vlan(void)
 
     destroy_flow(st, f[0]);
     destroy_flow(st, f[1]);
+
+    /* PCP only. */
+    rule_normal(&r, 0);
+    s = rule_spec(&r, IBV_FLOW_SPEC_ETH, ETH_SIZE);
+    put_be16(s + ETH_V + F_VLAN, 0xa000);
+    put_be16(s + ETH_M + F_VLAN, 0xe000);
+    spec_tag(&r, 13);
+    f[0] = CREATE_OK(st, &qp1, &r);
+    p = pkt_arp();
+    p.n_tags = 1;
+    p.tpid[0] = ETH_TYPE_VLAN_8021Q;
+    p.tci[0] = 0xa064;
+    CHECK(run(st, &p).tag == 13);
+    p.tci[0] = 0x2064;
+    CHECK(!run(st, &p).matched);
+    destroy_flow(st, f[0]);
 
     /* VID 0 (priority-tagged) still requires an 802.1Q tag. */
     rule_normal(&r, 0);

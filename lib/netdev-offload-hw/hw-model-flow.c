@@ -1639,15 +1639,16 @@ leftovers_plan(struct hw_model_steering *st, bool multicast,
     plan->action.fwd = true;
 }
 
-int
-hw_model_flow_create(struct hw_model_steering *st, struct ibv_qp *qp,
-                     const struct ibv_flow_attr *attr,
-                     struct ibv_flow **flowp)
+/* hw_model_flow_create() with room for 'attr->num_of_specs' kernel specs
+ * in 'ks'. */
+static int
+flow_create__(struct hw_model_steering *st, struct ibv_qp *qp,
+              const struct ibv_flow_attr *attr, struct kspec *ks,
+              struct ibv_flow **flowp)
 {
     const struct hw_model_limits *lim = &st->limits;
     const uint8_t *bytes = (const uint8_t *) attr;
     struct model_counters *counters = NULL;
-    struct kspec ks[UINT8_MAX];
     struct rule_plan plans[2];
     size_t n_specs, n_plans = 0;
     bool dont_trap, egress;
@@ -1656,10 +1657,6 @@ hw_model_flow_create(struct hw_model_steering *st, struct ibv_qp *qp,
     int n_count = 0;
     int error;
 
-    *flowp = NULL;
-    if (!attr) {
-        return EINVAL;
-    }
     n_specs = attr->num_of_specs;
     dont_trap = attr->flags & IBV_FLOW_ATTR_FLAGS_DONT_TRAP;
     egress = attr->flags & IBV_FLOW_ATTR_FLAGS_EGRESS;
@@ -1907,6 +1904,26 @@ hw_model_flow_create(struct hw_model_steering *st, struct ibv_qp *qp,
     hmap_insert(&st->flows, &flow->node, hash_pointer(&flow->ibv, 0));
     *flowp = &flow->ibv;
     return 0;
+}
+
+int
+hw_model_flow_create(struct hw_model_steering *st, struct ibv_qp *qp,
+                     const struct ibv_flow_attr *attr,
+                     struct ibv_flow **flowp)
+{
+    struct kspec *ks;
+    int error;
+
+    *flowp = NULL;
+    if (!attr) {
+        return EINVAL;
+    }
+    /* libibverbs converts every spec before the kernel counts them, so up
+     * to 255 may be needed. */
+    ks = xmalloc(MAX(attr->num_of_specs, 1) * sizeof *ks);
+    error = flow_create__(st, qp, attr, ks, flowp);
+    free(ks);
+    return error;
 }
 
 /* ---------------------------------------------------------------------- */

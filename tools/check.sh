@@ -12,14 +12,13 @@ cd "$(dirname "$0")/.."
 status=0
 make --no-print-directory check ${TEST_JOBS:+TEST_JOBS=$TEST_JOBS} || status=$?
 
-# One line a CI can read, counted from autotest's own log.
+# One line a CI can read, counted from autotest's own log, where each test
+# has a line "N. title (file.at:line): ok|FAILED|skipped|expected failure".
 log=ovs-build/openvswitch/tests/testsuite.log
 if [ -f "$log" ]; then
-    sed -n 's/^[0-9][0-9]*: .*\(ok\|FAILED\|skipped\|expected failure\).*/\1/p' \
-        "$log" | sed -n '/^## Summary/q;p' >/dev/null
-    passed=$(grep -cE '^[0-9]+: .* ok( |$)' "$log" || true)
-    failed=$(grep -cE '^[0-9]+: .* FAILED( |$)' "$log" || true)
-    skipped=$(grep -cE '^[0-9]+: .* skipped( |$)' "$log" || true)
-    echo "$passed passed, $failed failed, $skipped skipped"
+    count() {
+        grep -cE "^[0-9]+\. .*\([a-z0-9-]+\.at:[0-9]+\): $1" "$log" || true
+    }
+    echo "$(count ok) passed, $(count FAILED) failed, $(count skipped) skipped"
 fi
 exit $status

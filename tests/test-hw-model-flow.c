@@ -926,6 +926,14 @@ test_reject_specs(void)
     rule_spec(&r, IBV_FLOW_SPEC_MPLS | IBV_FLOW_SPEC_INNER, MPLS_SIZE);
     destroy_flow(st, CREATE_OK(st, &qp1, &r));
 
+    /* A spec placed after C struct padding (offset 24, where a plain
+     * struct would put it) is read from offset 20 like libibverbs does:
+     * the padding reads as spec type 0. */
+    rule_normal(&r, 0);
+    r.len += 4;
+    spec_eth_any(&r, 0);
+    CREATE_FAIL(st, &qp1, &r, EINVAL);
+
     /* IPV6 sizes: filter (size - 8) / 2 must reach hop_limit (39). */
     rule_normal(&r, 0);
     rule_spec(&r, IBV_FLOW_SPEC_IPV6, 8 + 2 * 39);

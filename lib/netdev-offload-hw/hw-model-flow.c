@@ -660,8 +660,9 @@ struct hw_model_steering {
     struct model_table sniffer[2];  /* RX, TX. */
 };
 
-/* mlx5_ib: MLX5_IB_FLOW_LAST_PRIO + 1 regular priorities. */
-#define DEFAULT_MAX_RULES (1u << 16)    /* MLX5_FS_MAX_ENTRIES. */
+/* Entries per table when hw_model_limits.max_rules is 0: mlx5_ib's
+ * MLX5_FS_MAX_ENTRIES (the device's log_max_ft_size may lower it). */
+#define DEFAULT_MAX_RULES (1u << 16)
 
 static void
 table_init(struct model_table *t, const char *direction, const char *ns,

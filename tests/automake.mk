@@ -11,6 +11,7 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-encode.c \
 	netdev-offload-hw/tests/test-hw-model.c \
 	netdev-offload-hw/tests/test-hw-model-flow.c \
+	netdev-offload-hw/tests/test-hw-rss-predict.c \
 	netdev-offload-hw/tests/test-hw-toeplitz.c \
 	netdev-offload-hw/tests/test-hw-translate.c
 AM_CPPFLAGS += -I $(top_srcdir)/tests

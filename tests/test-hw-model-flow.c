@@ -2041,6 +2041,39 @@ test_counters(void)
     destroy_flow(st, f[0]);
     destroy_flow(st, f[3]);
 
+    /* An index near 2^32 needs a buffer that large: never a wild write. */
+    CHECK_ERR(hw_model_counters_attach(c, &(struct ibv_counter_attach_attr) {
+                  .counter_desc = IBV_COUNTER_PACKETS,
+                  .index = UINT32_MAX }), 0);
+    rule_normal(&r, 1);
+    spec_count(&r, c);
+    f[0] = CREATE_OK(st, &qp1, &r);
+    CHECK_ERR(hw_model_counters_read(c, values, 4), EINVAL);
+    destroy_flow(st, f[0]);
+
+    /* The kernel takes at most 8191 points. */
+    {
+        struct ibv_counters *big;
+
+        CHECK_ERR(hw_model_counters_create(&ctx_a, &big), 0);
+        for (int i = 0; i < 8191; i++) {
+            CHECK_ERR(hw_model_counters_attach(
+                          big, &(struct ibv_counter_attach_attr) {
+                              .counter_desc = IBV_COUNTER_PACKETS,
+                              .index = 0 }), 0);
+        }
+        rule_normal(&r, 1);
+        spec_count(&r, big);
+        f[0] = CREATE_OK(st, &qp1, &r);
+        destroy_flow(st, f[0]);
+        CHECK_ERR(hw_model_counters_attach(
+                      big, &(struct ibv_counter_attach_attr) {
+                          .counter_desc = IBV_COUNTER_BYTES, .index = 0 }),
+                  0);
+        CREATE_FAIL(st, &qp1, &r, EINVAL);
+        CHECK_ERR(hw_model_counters_destroy(big), 0);
+    }
+
     /* A dropping rule counts too. */
     rule_normal(&r, 0);
     spec_drop(&r);

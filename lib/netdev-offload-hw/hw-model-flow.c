@@ -391,6 +391,9 @@ struct counter_point {
     uint32_t index;             /* Where ibv_read_counters() puts it. */
 };
 
+/* mlx5_ib MAX_COUNTERS_NUM: USHRT_MAX / (2 * sizeof(u32)). */
+#define MAX_COUNTER_POINTS 8191
+
 struct model_counters {
     struct ibv_counters ibv;        /* Handed to the caller. */
     struct hmap_node node;          /* In 'all_counters'. */
@@ -406,8 +409,9 @@ struct model_counters {
 
     /* The kernel's copy of the points ("description"), taken when the
      * first flow binds and dropped when the last one goes; reads need at
-     * least 'max_index' values. */
-    uint32_t max_index;
+     * least 'max_index' values (the highest index + 1, without the 32-bit
+     * wrap-around the kernel has). */
+    uint64_t max_index;
 
     /* The device's flow counter: it lives as long as the object, so values
      * survive unbinding and rebinding. */
@@ -565,7 +569,8 @@ counters_bind(struct model_counters *c)
     if (!c->n_flows++) {
         c->max_index = 0;
         for (size_t i = 0; i < c->n_points; i++) {
-            c->max_index = MAX(c->max_index, c->points[i].index + 1);
+            c->max_index = MAX(c->max_index,
+                               (uint64_t) c->points[i].index + 1);
         }
     }
 }
@@ -1796,6 +1801,13 @@ flow_create__(struct hw_model_steering *st, struct ibv_qp *qp,
         if (b.action.drop && (b.action.has_tag || b.action.reformat)) {
             return reject(EINVAL, "DROP together with %s",
                           b.action.has_tag ? "TAG" : "an action handle");
+        }
+        /* mlx5_ib_flow_counters_set_data(): the first flow hands the
+         * kernel at most MAX_COUNTERS_NUM points. */
+        if (counters && !counters->n_flows
+            && counters->n_points > MAX_COUNTER_POINTS) {
+            return reject(EINVAL, "%"PRIuSIZE" counter points, at most %d",
+                          counters->n_points, MAX_COUNTER_POINTS);
         }
         b.action.fwd = !b.action.drop;
         b.action.fwd_next_prio = dont_trap && !b.action.drop;

@@ -79,6 +79,31 @@ struct hw_headers {
     struct hw_l4_key l4, l4_mask;
 };
 
+/* The tunnel a rule matches behind its outer headers. */
+enum hw_tunnel_type {
+    HW_TUNNEL_NONE,
+    HW_TUNNEL_VXLAN,            /* UDP to a VXLAN port, VXLAN_TUNNEL spec. */
+    HW_TUNNEL_GRE,              /* IP protocol 47, GRE spec. */
+};
+
+struct hw_tunnel_key {
+    ovs_be32 vni;               /* VXLAN: VNI in the low 24 bits. */
+    ovs_be16 gre_protocol;      /* GRE: 0x6558 (L2), 0x0800, 0x86dd. */
+    ovs_be32 gre_key;           /* GRE key. */
+};
+
+/* Packet reformat, as mlx5dv_create_flow_action_packet_reformat() types:
+ * decaps apply on ingress rules, encaps on egress rules. */
+enum hw_reformat_type {
+    HW_REFORMAT_NONE,
+    HW_REFORMAT_L2_DECAP,       /* L2_TUNNEL_TO_L2, no data. */
+    HW_REFORMAT_L2_ENCAP,       /* L2_TO_L2_TUNNEL, data = outer header. */
+    HW_REFORMAT_L3_DECAP,       /* L3_TUNNEL_TO_L2, data = new L2 (14/18). */
+    HW_REFORMAT_L3_ENCAP,       /* L2_TO_L3_TUNNEL, data = outer header. */
+};
+
+#define HW_REFORMAT_MAX_DATA 128
+
 /* What the hardware does with a matching packet. */
 enum hw_fate {
     HW_FATE_RSS,                /* Deliver to the port's RSS QP (upcall
@@ -88,6 +113,16 @@ enum hw_fate {
 
 struct hw_rule {
     struct hw_headers outer;
+
+    enum hw_tunnel_type tunnel;
+    struct hw_tunnel_key tnl, tnl_mask;
+    struct hw_headers inner;    /* Behind the tunnel, if 'tunnel'. */
+
+    bool egress;                /* IBV_FLOW_ATTR_FLAGS_EGRESS: matches what
+                                 * software sends on the port. */
+    enum hw_reformat_type reformat;
+    uint8_t reformat_data[HW_REFORMAT_MAX_DATA];
+    size_t reformat_len;
 
     bool has_tag;               /* ACTION_TAG with 'tag' (the flow mark). */
     uint32_t tag;               /* 1 .. 2^24 - 1. */

@@ -15,10 +15,25 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-encode.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-flow.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-flow.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-fwdump.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-fwdump.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-fwdump-devlink.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-fwdump-freebsd.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-mlx5io.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-afpacket.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-afpacket.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-flow.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-flow.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-fwdump.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-fwdump.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-reformat.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-reformat.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-privileges.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-privileges.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-rdma.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-rdma.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-rule.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-rule.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-toeplitz.c \

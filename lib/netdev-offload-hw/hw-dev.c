@@ -19,11 +19,18 @@
 
 #include "util.h"
 
+#ifdef HAVE_HW_RDMA
+#include "hw-rdma.h"
+#endif
+
 /* The backends, asked in order; the first whose handles() accepts a device
  * name drives it.  Backends that need a library at run time (rdma-core,
  * hbl) are added here and answer false when the library is missing. */
 static const struct hw_dev_ops *const hw_dev_backends[] = {
     &hw_model_ops,
+#ifdef HAVE_HW_RDMA
+    &hw_rdma_ops,
+#endif
 };
 
 const struct hw_dev_ops *

@@ -38,6 +38,7 @@
 #include "packets.h"
 
 struct dp_packet_batch;
+struct hw_fwdump_reg;
 
 /* What a device can do, read once at open. */
 struct hw_dev_caps {
@@ -121,6 +122,16 @@ struct hw_dev_ops {
     int (*rx_burst)(struct ibv_wq *, struct ibv_cq_ex *,
                     struct dp_packet_batch *);
     int (*tx_burst)(struct ibv_qp *, struct dp_packet_batch *);
+
+    /* Firmware dump, with FreeBSD mlx5io's semantics (the contract is in
+     * hw-fwdump.h): force captures the one dump (EEXIST if held, EIO if the
+     * device cannot dump); get with 'buf' NULL stores the register count in
+     * '*n_filled', otherwise copies up to 'n' registers (ENOENT without a
+     * dump); reset discards it.  NULL if the backend cannot dump. */
+    int (*fwdump_force)(struct ibv_context *);
+    int (*fwdump_get)(struct ibv_context *, struct hw_fwdump_reg *buf,
+                      size_t n, size_t *n_filled);
+    int (*fwdump_reset)(struct ibv_context *);
 };
 
 /* Returns the backend that drives 'devname', or NULL if none does. */

@@ -32,6 +32,8 @@ BUILD_ASSERT_DECL(sizeof(struct ibv_flow_spec_ipv4) == 24);
 BUILD_ASSERT_DECL(sizeof(struct ibv_flow_spec_ipv4_ext) == 32);
 BUILD_ASSERT_DECL(sizeof(struct ibv_flow_spec_ipv6) == 88);
 BUILD_ASSERT_DECL(sizeof(struct ibv_flow_spec_tcp_udp) == 16);
+BUILD_ASSERT_DECL(sizeof(struct ibv_flow_spec_tunnel) == 16);
+BUILD_ASSERT_DECL(sizeof(struct ibv_flow_spec_gre) == 24);
 BUILD_ASSERT_DECL(sizeof(struct ibv_flow_spec_action_tag) == 12);
 BUILD_ASSERT_DECL(sizeof(struct ibv_flow_spec_action_drop) == 8);
 BUILD_ASSERT_DECL(sizeof(struct ibv_flow_spec_counter_action) == 16);
@@ -61,12 +63,12 @@ put_spec(struct encode_ctx *ctx, const void *spec, size_t size)
 }
 
 static void
-put_eth(struct encode_ctx *ctx, const struct hw_headers *h)
+put_eth(struct encode_ctx *ctx, const struct hw_headers *h, uint32_t inner)
 {
     struct ibv_flow_spec_eth spec;
 
     memset(&spec, 0, sizeof spec);
-    spec.type = IBV_FLOW_SPEC_ETH;
+    spec.type = IBV_FLOW_SPEC_ETH | inner;
     spec.size = sizeof spec;
     for (size_t i = 0; i < ETH_ADDR_LEN; i++) {
         spec.mask.dst_mac[i] = h->eth_mask.dst.ea[i];
@@ -84,7 +86,7 @@ put_eth(struct encode_ctx *ctx, const struct hw_headers *h)
 }
 
 static void
-put_ipv4(struct encode_ctx *ctx, const struct hw_headers *h)
+put_ipv4(struct encode_ctx *ctx, const struct hw_headers *h, uint32_t inner)
 {
     const struct hw_ipv4_key *val = &h->ipv4, *mask = &h->ipv4_mask;
 
@@ -94,7 +96,7 @@ put_ipv4(struct encode_ctx *ctx, const struct hw_headers *h)
         struct ibv_flow_spec_ipv4_ext spec;
 
         memset(&spec, 0, sizeof spec);
-        spec.type = IBV_FLOW_SPEC_IPV4_EXT;
+        spec.type = IBV_FLOW_SPEC_IPV4_EXT | inner;
         spec.size = sizeof spec;
         spec.mask.src_ip = (OVS_FORCE uint32_t) mask->src;
         spec.val.src_ip = (OVS_FORCE uint32_t) (val->src & mask->src);
@@ -109,7 +111,7 @@ put_ipv4(struct encode_ctx *ctx, const struct hw_headers *h)
         struct ibv_flow_spec_ipv4 spec;
 
         memset(&spec, 0, sizeof spec);
-        spec.type = IBV_FLOW_SPEC_IPV4;
+        spec.type = IBV_FLOW_SPEC_IPV4 | inner;
         spec.size = sizeof spec;
         spec.mask.src_ip = (OVS_FORCE uint32_t) mask->src;
         spec.val.src_ip = (OVS_FORCE uint32_t) (val->src & mask->src);
@@ -120,13 +122,13 @@ put_ipv4(struct encode_ctx *ctx, const struct hw_headers *h)
 }
 
 static void
-put_ipv6(struct encode_ctx *ctx, const struct hw_headers *h)
+put_ipv6(struct encode_ctx *ctx, const struct hw_headers *h, uint32_t inner)
 {
     const struct hw_ipv6_key *val = &h->ipv6, *mask = &h->ipv6_mask;
     struct ibv_flow_spec_ipv6 spec;
 
     memset(&spec, 0, sizeof spec);
-    spec.type = IBV_FLOW_SPEC_IPV6;
+    spec.type = IBV_FLOW_SPEC_IPV6 | inner;
     spec.size = sizeof spec;
     for (size_t i = 0; i < 16; i++) {
         spec.mask.src_ip[i] = mask->src.s6_addr[i];
@@ -149,7 +151,7 @@ put_ipv6(struct encode_ctx *ctx, const struct hw_headers *h)
 
 static void
 put_tcp_udp(struct encode_ctx *ctx, const struct hw_headers *h,
-            enum ibv_flow_spec_type type)
+            uint32_t type)
 {
     struct ibv_flow_spec_tcp_udp spec;
 
@@ -173,21 +175,60 @@ eth_spec_needed(const struct hw_headers *h)
            || h->eth_mask.type || h->eth_mask.tci;
 }
 
+/* Puts the specs of one layer of headers; 'inner' is 0 for the outer
+ * headers and IBV_FLOW_SPEC_INNER for those behind a tunnel. */
 static void
-put_headers(struct encode_ctx *ctx, const struct hw_headers *h)
+put_headers(struct encode_ctx *ctx, const struct hw_headers *h,
+            uint32_t inner)
 {
     if (eth_spec_needed(h)) {
-        put_eth(ctx, h);
+        put_eth(ctx, h, inner);
     }
     if (h->present & HW_HDR_IPV4) {
-        put_ipv4(ctx, h);
+        put_ipv4(ctx, h, inner);
     } else if (h->present & HW_HDR_IPV6) {
-        put_ipv6(ctx, h);
+        put_ipv6(ctx, h, inner);
     }
     if (h->present & HW_HDR_TCP) {
-        put_tcp_udp(ctx, h, IBV_FLOW_SPEC_TCP);
+        put_tcp_udp(ctx, h, IBV_FLOW_SPEC_TCP | inner);
     } else if (h->present & HW_HDR_UDP) {
-        put_tcp_udp(ctx, h, IBV_FLOW_SPEC_UDP);
+        put_tcp_udp(ctx, h, IBV_FLOW_SPEC_UDP | inner);
+    }
+}
+
+/* The tunnel spec, between the outer and the inner headers.  Neither has an
+ * INNER form (hw-apis.md 1.2).  VXLAN_TUNNEL does not imply the UDP port:
+ * the rule's outer UDP spec carries it. */
+static void
+put_tunnel(struct encode_ctx *ctx, const struct hw_rule *rule)
+{
+    if (rule->tunnel == HW_TUNNEL_VXLAN) {
+        struct ibv_flow_spec_tunnel spec;
+
+        memset(&spec, 0, sizeof spec);
+        spec.type = IBV_FLOW_SPEC_VXLAN_TUNNEL;
+        spec.size = sizeof spec;
+        spec.mask.tunnel_id = (OVS_FORCE uint32_t) (rule->tnl_mask.vni
+                                                    & htonl(0xffffff));
+        spec.val.tunnel_id = (OVS_FORCE uint32_t) (rule->tnl.vni
+                                                   & rule->tnl_mask.vni
+                                                   & htonl(0xffffff));
+        put_spec(ctx, &spec, sizeof spec);
+    } else if (rule->tunnel == HW_TUNNEL_GRE) {
+        struct ibv_flow_spec_gre spec;
+
+        /* c_ks_res0_ver stays unmasked: mlx5 refuses a mask on it. */
+        memset(&spec, 0, sizeof spec);
+        spec.type = IBV_FLOW_SPEC_GRE;
+        spec.size = sizeof spec;
+        spec.mask.protocol = (OVS_FORCE uint16_t) rule->tnl_mask.gre_protocol;
+        spec.val.protocol = (OVS_FORCE uint16_t) (rule->tnl.gre_protocol
+                                                  & rule->tnl_mask
+                                                    .gre_protocol);
+        spec.mask.key = (OVS_FORCE uint32_t) rule->tnl_mask.gre_key;
+        spec.val.key = (OVS_FORCE uint32_t) (rule->tnl.gre_key
+                                             & rule->tnl_mask.gre_key);
+        put_spec(ctx, &spec, sizeof spec);
     }
 }
 
@@ -244,7 +285,11 @@ hw_encode_flow(const struct hw_rule *rule,
     struct ibv_flow_attr attr;
 
     ofpbuf_put_zeros(out, sizeof attr);
-    put_headers(&ctx, &rule->outer);
+    put_headers(&ctx, &rule->outer, 0);
+    if (rule->tunnel != HW_TUNNEL_NONE) {
+        put_tunnel(&ctx, rule);
+        put_headers(&ctx, &rule->inner, IBV_FLOW_SPEC_INNER);
+    }
     put_actions(&ctx, rule, handles);
 
     /* The header is written last, when the spec count and size are known
@@ -256,7 +301,7 @@ hw_encode_flow(const struct hw_rule *rule,
     attr.priority = hw_rule_priority(rule);
     attr.num_of_specs = ctx.n_specs;
     attr.port = port;
-    attr.flags = 0;
+    attr.flags = rule->egress ? IBV_FLOW_ATTR_FLAGS_EGRESS : 0;
     memcpy(ofpbuf_at_assert(out, attr_ofs, sizeof attr), &attr, sizeof attr);
 }
 
@@ -441,6 +486,19 @@ format_tunnel(struct ds *s, const struct ibv_flow_spec_tunnel *spec)
                     0xffffff, &first);
 }
 
+static void
+format_gre(struct ds *s, const struct ibv_flow_spec_gre *spec)
+{
+    bool first = true;
+
+    format_be16(s, "flags", spec->val.c_ks_res0_ver,
+                spec->mask.c_ks_res0_ver, false, &first);
+    format_be16(s, "proto", spec->val.protocol, spec->mask.protocol, false,
+                &first);
+    format_be32_hex(s, "key", spec->val.key, spec->mask.key, UINT32_MAX,
+                    &first);
+}
+
 /* Formats one spec of 'size' bytes at 'p' (not necessarily aligned). */
 static void
 format_spec(struct ds *s, const uint8_t *p, const struct spec_hdr *hdr)
@@ -479,6 +537,10 @@ format_spec(struct ds *s, const uint8_t *p, const struct spec_hdr *hdr)
     case IBV_FLOW_SPEC_VXLAN_TUNNEL:
         name = "vxlan";
         expected = sizeof spec.tunnel;
+        break;
+    case IBV_FLOW_SPEC_GRE:
+        name = "gre";
+        expected = sizeof spec.gre;
         break;
     case IBV_FLOW_SPEC_ACTION_TAG:
         name = "tag";
@@ -540,6 +602,11 @@ format_spec(struct ds *s, const uint8_t *p, const struct spec_hdr *hdr)
     case IBV_FLOW_SPEC_VXLAN_TUNNEL:
         ds_put_char(s, '(');
         format_tunnel(s, &spec.tunnel);
+        ds_put_char(s, ')');
+        break;
+    case IBV_FLOW_SPEC_GRE:
+        ds_put_char(s, '(');
+        format_gre(s, &spec.gre);
         ds_put_char(s, ')');
         break;
     case IBV_FLOW_SPEC_ACTION_TAG:

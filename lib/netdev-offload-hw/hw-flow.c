@@ -42,6 +42,36 @@ static const enum ibv_counter_description hw_flow_counter_points[] = {
     IBV_COUNTER_BYTES,
 };
 
+/* The mlx5dv packet reformat type and flow table of 'type': decaps act on
+ * received packets (NIC_RX), encaps on sent ones (NIC_TX). */
+static void
+hw_flow_reformat_type(enum hw_reformat_type type,
+                      enum mlx5dv_flow_action_packet_reformat_type *rtype,
+                      enum mlx5dv_flow_table_type *ft_type)
+{
+    switch (type) {
+    case HW_REFORMAT_L2_DECAP:
+        *rtype = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TUNNEL_TO_L2;
+        *ft_type = MLX5DV_FLOW_TABLE_TYPE_NIC_RX;
+        break;
+    case HW_REFORMAT_L3_DECAP:
+        *rtype = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L3_TUNNEL_TO_L2;
+        *ft_type = MLX5DV_FLOW_TABLE_TYPE_NIC_RX;
+        break;
+    case HW_REFORMAT_L2_ENCAP:
+        *rtype = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L2_TUNNEL;
+        *ft_type = MLX5DV_FLOW_TABLE_TYPE_NIC_TX;
+        break;
+    case HW_REFORMAT_L3_ENCAP:
+        *rtype = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L3_TUNNEL;
+        *ft_type = MLX5DV_FLOW_TABLE_TYPE_NIC_TX;
+        break;
+    case HW_REFORMAT_NONE:
+    default:
+        OVS_NOT_REACHED();
+    }
+}
+
 static void
 hw_flow_destroy_warn(const struct netdev_hw_device *dev, const char *step,
                      int error)
@@ -62,6 +92,12 @@ hw_flow_destroy__(const struct netdev_hw_device *dev, struct hw_flow *flow)
             hw_flow_destroy_warn(dev, "destroy_flow",
                                  dev->ops->destroy_flow(flow->flow));
         }
+        if (flow->reformat) {
+            /* Only once no rule uses it: the device refuses to destroy an
+             * action in use (EBUSY). */
+            hw_flow_destroy_warn(dev, "destroy_action",
+                                 dev->ops->destroy_action(flow->reformat));
+        }
         if (flow->counters) {
             uint64_t values[ARRAY_SIZE(hw_flow_counter_points)];
 
@@ -76,10 +112,6 @@ hw_flow_destroy__(const struct netdev_hw_device *dev, struct hw_flow *flow)
             }
             hw_flow_destroy_warn(dev, "destroy_counters",
                                  dev->ops->destroy_counters(flow->counters));
-        }
-        if (flow->reformat) {
-            hw_flow_destroy_warn(dev, "destroy_action",
-                                 dev->ops->destroy_action(flow->reformat));
         }
     }
     flow->flow = NULL;
@@ -130,6 +162,25 @@ hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
         }
         handles.counters = flow->counters;
         flow->counted = true;
+    }
+
+    if (rule->reformat != HW_REFORMAT_NONE) {
+        enum mlx5dv_flow_action_packet_reformat_type rtype;
+        enum mlx5dv_flow_table_type ft_type;
+        uint8_t data[HW_REFORMAT_MAX_DATA];
+        size_t len = MIN(rule->reformat_len, sizeof data);
+
+        /* The backend takes a non-const buffer; give it a copy. */
+        memcpy(data, rule->reformat_data, len);
+        hw_flow_reformat_type(rule->reformat, &rtype, &ft_type);
+        step = "create_reformat";
+        error = dev->ops->create_reformat(dev->ctx, len, len ? data : NULL,
+                                          rtype, ft_type, &flow->reformat);
+        if (error) {
+            flow->reformat = NULL;
+            goto error;
+        }
+        handles.reformat = flow->reformat;
     }
 
     hw_encode_flow(rule, &handles, dev->port_num, &flow->attr);

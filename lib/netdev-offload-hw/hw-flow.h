@@ -20,10 +20,11 @@
 /* The device objects of one offloaded rule, created all or none.
  *
  * hw_flow_install() creates, in this order, the counters (when the rule
- * counts), the encoded ibv_flow_attr and the steering rule itself; if any
- * step fails, what was already created is destroyed in reverse order, so a
- * failed install leaves nothing behind on the device.  hw_flow_uninstall()
- * destroys a complete install in reverse order.
+ * counts), the packet reformat action (when the rule decapsulates or
+ * encapsulates), the encoded ibv_flow_attr and the steering rule itself;
+ * if any step fails, what was already created is destroyed in reverse
+ * order, so a failed install leaves nothing behind on the device.
+ * hw_flow_uninstall() destroys a complete install in reverse order.
  *
  * Not thread-safe by itself: the caller makes sure that only one thread at a
  * time installs, reads or uninstalls a given struct hw_flow.  Calls for

@@ -112,13 +112,16 @@ struct fte_match {
     struct fte_hdrs inner;
 };
 
-/* What a packet offers beyond the outer headers.  The parser classifies no
- * tunnel and no MPLS yet (a later task adds them); until then every field
- * that only such packets have reads as absent, and a rule with a non-zero
- * mask on one never matches. */
-struct pkt_extra {
-    bool tunnelled;
-    bool mpls;
+/* What a packet offers beyond the fields of the match parameter: which
+ * headers the parser found.  A field of a header the packet does not have
+ * reads as 0, so a rule that masks such a field needs the header to be
+ * there; these bits say which. */
+enum {
+    PRESENT_TUNNEL = 1 << 0,        /* VXLAN or GRE recognised. */
+    PRESENT_VXLAN = 1 << 1,
+    PRESENT_GRE = 1 << 2,
+    PRESENT_INNER_L2 = 1 << 3,      /* An inner Ethernet header. */
+    PRESENT_MPLS = 1 << 4,          /* << enum hw_model_mpls_pos. */
 };
 
 static bool
@@ -133,6 +136,8 @@ bytes_are_zero(const void *p_, size_t n)
     }
     return true;
 }
+
+#define FIELD_IS_ZERO(F) bytes_are_zero(&(F), sizeof (F))
 
 static void
 put_be16(uint8_t dst[2], uint16_t x)
@@ -162,57 +167,75 @@ get_be32(const uint8_t *p)
     return ((uint32_t) p[0] << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
 }
 
-/* Whether a rule with 'mask' needs tunnel fields from the packet. */
-static bool
-mask_needs_tunnel(const struct fte_match *mask)
+/* The PRESENT_* bits a rule with 'mask' needs a packet to have. */
+static uint32_t
+mask_needs(const struct fte_match *mask)
 {
+    const struct fte_hdrs *in = &mask->inner;
     const struct fte_misc *m = &mask->misc;
+    uint32_t needs = 0;
 
-    return (!bytes_are_zero(&mask->inner, sizeof mask->inner)
-            || !bytes_are_zero(m->inner_ipv6_flow_label,
-                               sizeof m->inner_ipv6_flow_label)
-            || !bytes_are_zero(m->gre_protocol, sizeof m->gre_protocol)
-            || !bytes_are_zero(m->gre_key, sizeof m->gre_key)
-            || !bytes_are_zero(m->vxlan_vni, sizeof m->vxlan_vni)
-            || !bytes_are_zero(m->inner_first_mpls,
-                               sizeof m->inner_first_mpls)
-            || !bytes_are_zero(m->outer_first_mpls_over_udp,
-                               sizeof m->outer_first_mpls_over_udp)
-            || !bytes_are_zero(m->outer_first_mpls_over_gre,
-                               sizeof m->outer_first_mpls_over_gre));
-}
-
-static bool
-mask_needs_mpls(const struct fte_match *mask)
-{
-    return !bytes_are_zero(mask->misc.outer_first_mpls,
-                           sizeof mask->misc.outer_first_mpls);
+    if (!FIELD_IS_ZERO(in->dmac) || !FIELD_IS_ZERO(in->smac)
+        || !FIELD_IS_ZERO(in->ethertype) || !FIELD_IS_ZERO(in->first_vid)
+        || in->first_cfi || in->first_prio || in->cvlan_tag) {
+        needs |= PRESENT_TUNNEL | PRESENT_INNER_L2;
+    }
+    if (!FIELD_IS_ZERO(*in) || !FIELD_IS_ZERO(m->inner_ipv6_flow_label)) {
+        needs |= PRESENT_TUNNEL;
+    }
+    if (!FIELD_IS_ZERO(m->vxlan_vni)) {
+        needs |= PRESENT_TUNNEL | PRESENT_VXLAN;
+    }
+    if (!FIELD_IS_ZERO(m->gre_protocol) || !FIELD_IS_ZERO(m->gre_key)) {
+        needs |= PRESENT_TUNNEL | PRESENT_GRE;
+    }
+    if (!FIELD_IS_ZERO(m->outer_first_mpls)) {
+        needs |= PRESENT_MPLS << HW_MODEL_MPLS_OUTER;
+    }
+    if (!FIELD_IS_ZERO(m->outer_first_mpls_over_udp)) {
+        needs |= PRESENT_MPLS << HW_MODEL_MPLS_OVER_UDP;
+    }
+    if (!FIELD_IS_ZERO(m->outer_first_mpls_over_gre)) {
+        needs |= PRESENT_MPLS << HW_MODEL_MPLS_OVER_GRE;
+    }
+    if (!FIELD_IS_ZERO(m->inner_first_mpls)) {
+        needs |= PRESENT_TUNNEL | (PRESENT_MPLS << HW_MODEL_MPLS_INNER);
+    }
+    return needs;
 }
 
 /* ---------------------------------------------------------------------- */
 /* Packet parser.                                                         */
 /* ---------------------------------------------------------------------- */
 
+/* Every function below reads the frame 'data' of 'len' bytes from offset
+ * 'ofs', which may be past the end (truncated frames), and records
+ * offsets from the start of the frame. */
+
 static void
-parse_l4(const uint8_t *l4, size_t len, uint8_t proto,
-         struct hw_model_parsed *p)
+parse_l4(const uint8_t *data, size_t len, size_t ofs, uint8_t proto,
+         struct hw_model_layer *l)
 {
     /* Ports only when the whole fixed L4 header is in the frame. */
-    if ((proto == IPPROTO_TCP && len >= 20)
-        || (proto == IPPROTO_UDP && len >= 8)) {
-        p->has_l4 = true;
-        memcpy(&p->l4_src, l4, 2);
-        memcpy(&p->l4_dst, l4 + 2, 2);
+    if (ofs <= len
+        && ((proto == IPPROTO_TCP && len - ofs >= 20)
+            || (proto == IPPROTO_UDP && len - ofs >= 8))) {
+        l->has_l4 = true;
+        l->l4_ofs = ofs;
+        memcpy(&l->l4_src, data + ofs, 2);
+        memcpy(&l->l4_dst, data + ofs + 2, 2);
     }
 }
 
 static void
-parse_ipv4(const uint8_t *l3, size_t len, struct hw_model_parsed *p)
+parse_ipv4(const uint8_t *data, size_t len, size_t ofs,
+           struct hw_model_layer *l)
 {
+    const uint8_t *l3 = data + ofs;
     size_t ihl;
     uint16_t frag;
 
-    if (len < 20 || l3[0] >> 4 != 4) {
+    if (ofs > len || len - ofs < 20 || l3[0] >> 4 != 4) {
         return;
     }
     ihl = (l3[0] & 0x0f) * 4;
@@ -220,135 +243,374 @@ parse_ipv4(const uint8_t *l3, size_t len, struct hw_model_parsed *p)
         return;
     }
 
-    p->ip_version = 4;
-    p->tos = l3[1];
-    p->ttl = l3[8];
-    p->ip_proto = l3[9];
-    memcpy(&p->ipv4_src, l3 + 12, 4);
-    memcpy(&p->ipv4_dst, l3 + 16, 4);
+    l->ip_version = 4;
+    l->l3_ofs = ofs;
+    l->tos = l3[1];
+    l->ttl = l3[8];
+    l->ip_proto = l3[9];
+    memcpy(&l->ipv4_src, l3 + 12, 4);
+    memcpy(&l->ipv4_dst, l3 + 16, 4);
 
     frag = get_be16(l3 + 6);
     if (frag & 0x3fff) {            /* MF or a fragment offset. */
-        p->is_fragment = true;
+        l->is_fragment = true;
         if (frag & 0x1fff) {
-            p->is_later_fragment = true;
+            l->is_later_fragment = true;
             return;
         }
     }
-    if (ihl <= len) {
-        parse_l4(l3 + ihl, len - ihl, p->ip_proto, p);
-    }
+    parse_l4(data, len, ofs + ihl, l->ip_proto, l);
 }
 
 static void
-parse_ipv6(const uint8_t *l3, size_t len, struct hw_model_parsed *p)
+parse_ipv6(const uint8_t *data, size_t len, size_t ofs,
+           struct hw_model_layer *l)
 {
+    const uint8_t *l3 = data + ofs;
     uint32_t vtc_flow;
+    size_t rest, ext;
     uint8_t next;
-    size_t ofs;
 
-    if (len < 40 || l3[0] >> 4 != 6) {
+    if (ofs > len || len - ofs < 40 || l3[0] >> 4 != 6) {
         return;
     }
+    rest = len - ofs;
     vtc_flow = get_be32(l3);
-    p->ip_version = 6;
-    p->tos = vtc_flow >> 20;
-    p->ipv6_label = htonl(vtc_flow & 0xfffff);
-    p->ip_proto = l3[6];
-    p->ttl = l3[7];
-    memcpy(&p->ipv6_src, l3 + 8, 16);
-    memcpy(&p->ipv6_dst, l3 + 24, 16);
+    l->ip_version = 6;
+    l->l3_ofs = ofs;
+    l->tos = vtc_flow >> 20;
+    l->ipv6_label = htonl(vtc_flow & 0xfffff);
+    l->ip_proto = l3[6];
+    l->ttl = l3[7];
+    memcpy(&l->ipv6_src, l3 + 8, 16);
+    memcpy(&l->ipv6_dst, l3 + 24, 16);
 
-    /* The fixed header's next header is what ip_protocol matches; extension
+    /* The fixed header's next header is what ip_protocol matches, and the
+     * L4 header is looked for right after the fixed header; extension
      * headers are walked only to find a fragment header. */
-    next = p->ip_proto;
-    ofs = 40;
-    for (int i = 0; i < 8 && len - ofs >= 8; i++) {
+    next = l->ip_proto;
+    ext = 40;
+    for (int i = 0; i < 8 && rest - ext >= 8; i++) {
         if (next == IPPROTO_FRAGMENT) {
-            p->is_fragment = true;
-            p->is_later_fragment = (get_be16(l3 + ofs + 2) & 0xfff8) != 0;
+            l->is_fragment = true;
+            l->is_later_fragment = (get_be16(l3 + ext + 2) & 0xfff8) != 0;
             break;
         } else if (next == IPPROTO_HOPOPTS || next == IPPROTO_ROUTING
                    || next == IPPROTO_DSTOPTS) {
-            size_t hlen = (l3[ofs + 1] + 1) * 8;
+            size_t hlen = (l3[ext + 1] + 1) * 8;
 
-            next = l3[ofs];
-            if (hlen > len - ofs) {
+            next = l3[ext];
+            if (hlen > rest - ext) {
                 break;
             }
-            ofs += hlen;
+            ext += hlen;
         } else {
             break;
         }
     }
 
-    if (p->ip_proto == IPPROTO_TCP || p->ip_proto == IPPROTO_UDP) {
-        parse_l4(l3 + 40, len - 40, p->ip_proto, p);
+    if (l->ip_proto == IPPROTO_TCP || l->ip_proto == IPPROTO_UDP) {
+        parse_l4(data, len, ofs + 40, l->ip_proto, l);
     }
 }
 
 static void
-parse_frame(const uint8_t *data, size_t len, struct hw_model_parsed *p)
+parse_l3(const uint8_t *data, size_t len, size_t ofs, ovs_be16 type,
+         struct hw_model_layer *l)
+{
+    if (type == htons(ETH_TYPE_IP)) {
+        parse_ipv4(data, len, ofs, l);
+    } else if (type == htons(ETH_TYPE_IPV6)) {
+        parse_ipv6(data, len, ofs, l);
+    }
+}
+
+static bool
+eth_type_is_mpls(ovs_be16 type)
+{
+    return type == htons(ETH_TYPE_MPLS) || type == htons(ETH_TYPE_MPLS_MCAST);
+}
+
+/* Records the label stack entry at 'ofs', if the frame holds it, as the
+ * first MPLS entry at 'pos'. */
+static void
+parse_mpls(const uint8_t *data, size_t len, size_t ofs,
+           enum hw_model_mpls_pos pos, struct hw_model_parsed *p)
+{
+    if (ofs <= len && len - ofs >= 4) {
+        p->mpls |= 1u << pos;
+        memcpy(&p->mpls_lse[pos], data + ofs, 4);
+    }
+}
+
+/* Parses the Ethernet header and VLAN tags at 'ofs', then what follows.
+ * Returns the offset of the L3 header, or 0 if the frame ends before the
+ * ethertype. */
+static size_t
+parse_eth(const uint8_t *data, size_t len, size_t ofs,
+          struct hw_model_layer *l)
 {
     ovs_be16 type;
-    size_t ofs;
 
-    memset(p, 0, sizeof *p);
-    if (len >= ETH_ADDR_LEN) {
-        memcpy(&p->dst, data, ETH_ADDR_LEN);
+    if (ofs > len || len - ofs < ETH_HEADER_LEN) {
+        return 0;
     }
-    if (len >= 2 * ETH_ADDR_LEN) {
-        memcpy(&p->src, data + ETH_ADDR_LEN, ETH_ADDR_LEN);
-    }
-    if (len < ETH_HEADER_LEN) {
-        return;
-    }
+    l->has_eth = true;
+    memcpy(&l->dst, data + ofs, ETH_ADDR_LEN);
+    memcpy(&l->src, data + ofs + ETH_ADDR_LEN, ETH_ADDR_LEN);
+    memcpy(&type, data + ofs + 12, 2);
+    ofs += ETH_HEADER_LEN;
 
-    memcpy(&type, data + 12, 2);
-    ofs = ETH_HEADER_LEN;
     /* The ethertype the hardware matches is the one after the last tag,
      * 802.1Q or 802.1ad; only an 802.1Q first tag sets cvlan_tag. */
     for (bool first = true; eth_type_vlan(type); first = false) {
         if (len - ofs < VLAN_HEADER_LEN) {
-            return;             /* Truncated tag: no ethertype, no L3. */
+            return 0;           /* Truncated tag: no ethertype, no L3. */
         }
         if (first && type == htons(ETH_TYPE_VLAN_8021Q)) {
-            p->has_cvlan = true;
-            memcpy(&p->vlan_tci, data + ofs, 2);
+            l->has_cvlan = true;
+            memcpy(&l->vlan_tci, data + ofs, 2);
         }
         memcpy(&type, data + ofs + 2, 2);
         ofs += VLAN_HEADER_LEN;
     }
-    p->eth_type = type;
+    l->eth_type = type;
+    parse_l3(data, len, ofs, type, l);
+    return ofs;
+}
 
-    if (type == htons(ETH_TYPE_IP)) {
-        parse_ipv4(data + ofs, len - ofs, p);
-    } else if (type == htons(ETH_TYPE_IPV6)) {
-        parse_ipv6(data + ofs, len - ofs, p);
+static bool
+is_vxlan_port(ovs_be16 port, const uint16_t *ports, size_t n_ports)
+{
+    for (size_t i = 0; i < n_ports; i++) {
+        if (port == htons(ports[i])) {
+            return true;
+        }
     }
+    return false;
+}
+
+/* The GRE header at 'ofs' (RFC 2784 with the RFC 2890 key and sequence
+ * number): flags and version, protocol, then checksum + reserved if C, key
+ * if K, sequence number if S.  Returns its length, or 0 if it is not a
+ * GRE version 0 header that the frame holds whole. */
+static size_t
+parse_gre(const uint8_t *data, size_t len, size_t ofs,
+          struct hw_model_parsed *p)
+{
+    uint16_t flags;
+    size_t hlen;
+
+    if (ofs > len || len - ofs < 4) {
+        return 0;
+    }
+    flags = get_be16(data + ofs);
+    if (flags & 0x0007) {
+        return 0;               /* Version 1 (PPTP) has another layout. */
+    }
+    hlen = 4 + (flags & 0x8000 ? 4 : 0) + (flags & 0x2000 ? 4 : 0)
+           + (flags & 0x1000 ? 4 : 0);
+    if (len - ofs < hlen) {
+        return 0;
+    }
+    p->gre_flags = htons(flags);
+    memcpy(&p->gre_protocol, data + ofs + 2, 2);
+    if (flags & 0x2000) {
+        memcpy(&p->gre_key, data + ofs + 4 + (flags & 0x8000 ? 4 : 0), 4);
+    }
+    return hlen;
+}
+
+/* Looks behind the outer L4 (or L3 for GRE) header of 'p' for a tunnel. */
+static void
+parse_tunnel(const uint8_t *data, size_t len, const uint16_t *vxlan_ports,
+             size_t n_vxlan_ports, struct hw_model_parsed *p)
+{
+    /* A fragment's payload is not parsed further. */
+    if (!p->ip_version || p->is_fragment) {
+        return;
+    }
+
+    if (p->ip_proto == IPPROTO_UDP && p->has_l4) {
+        size_t ofs = p->l4_ofs + 8;
+
+        if (is_vxlan_port(p->l4_dst, vxlan_ports, n_vxlan_ports)) {
+            /* mlx5 takes every packet to a VXLAN port as VXLAN, whatever
+             * its flags. */
+            if (len - ofs < 8) {
+                return;
+            }
+            p->tunnel = HW_MODEL_TUNNEL_VXLAN;
+            p->tunnel_ofs = ofs;
+            p->tunnel_len = 8;
+            p->vxlan_vni = htonl(get_be32(data + ofs + 4) >> 8);
+            p->inner_type = HW_MODEL_INNER_L2;
+            p->inner_ofs = ofs + 8;
+        } else if (p->l4_dst == htons(HW_MODEL_MPLS_UDP_PORT)) {
+            parse_mpls(data, len, ofs, HW_MODEL_MPLS_OVER_UDP, p);
+            return;
+        } else {
+            return;
+        }
+    } else if (p->ip_proto == IPPROTO_GRE) {
+        size_t ofs = p->l3_ofs, hlen;
+
+        /* The L3 header length: IHL for IPv4, the fixed 40 bytes for IPv6
+         * (the next header of the fixed header said GRE). */
+        ofs += p->ip_version == 4 ? (data[ofs] & 0x0f) * 4 : 40;
+        hlen = parse_gre(data, len, ofs, p);
+        if (!hlen) {
+            return;
+        }
+        p->tunnel = HW_MODEL_TUNNEL_GRE;
+        p->tunnel_ofs = ofs;
+        p->tunnel_len = hlen;
+        p->inner_ofs = ofs + hlen;
+        switch (ntohs(p->gre_protocol)) {
+        case ETH_TYPE_TEB:
+            p->inner_type = HW_MODEL_INNER_L2;
+            break;
+        case ETH_TYPE_IP:
+        case ETH_TYPE_IPV6:
+            p->inner_type = HW_MODEL_INNER_L3;
+            break;
+        case ETH_TYPE_MPLS:
+            parse_mpls(data, len, p->inner_ofs, HW_MODEL_MPLS_OVER_GRE, p);
+            return;
+        default:
+            return;
+        }
+    } else {
+        return;
+    }
+
+    if (p->inner_type == HW_MODEL_INNER_L2) {
+        size_t l3 = parse_eth(data, len, p->inner_ofs, &p->inner);
+
+        if (l3 && eth_type_is_mpls(p->inner.eth_type)) {
+            parse_mpls(data, len, l3, HW_MODEL_MPLS_INNER, p);
+        }
+    } else {
+        p->inner.eth_type = p->gre_protocol;
+        parse_l3(data, len, p->inner_ofs, p->gre_protocol, &p->inner);
+    }
+}
+
+/* Copies the outer 'l' into the flat fields of 'p'. */
+static void
+set_outer(struct hw_model_parsed *p, const struct hw_model_layer *l)
+{
+    p->has_cvlan = l->has_cvlan;
+    p->dst = l->dst;
+    p->src = l->src;
+    p->vlan_tci = l->vlan_tci;
+    p->eth_type = l->eth_type;
+    p->ip_version = l->ip_version;
+    p->ip_proto = l->ip_proto;
+    p->tos = l->tos;
+    p->ttl = l->ttl;
+    p->is_fragment = l->is_fragment;
+    p->is_later_fragment = l->is_later_fragment;
+    p->ipv4_src = l->ipv4_src;
+    p->ipv4_dst = l->ipv4_dst;
+    p->ipv6_src = l->ipv6_src;
+    p->ipv6_dst = l->ipv6_dst;
+    p->ipv6_label = l->ipv6_label;
+    p->has_l4 = l->has_l4;
+    p->l4_src = l->l4_src;
+    p->l4_dst = l->l4_dst;
+    p->l3_ofs = l->l3_ofs;
+    p->l4_ofs = l->l4_ofs;
+}
+
+/* The reverse of set_outer(). */
+static void
+get_outer(const struct hw_model_parsed *p, struct hw_model_layer *l)
+{
+    memset(l, 0, sizeof *l);
+    l->has_eth = true;
+    l->has_cvlan = p->has_cvlan;
+    l->dst = p->dst;
+    l->src = p->src;
+    l->vlan_tci = p->vlan_tci;
+    l->eth_type = p->eth_type;
+    l->ip_version = p->ip_version;
+    l->ip_proto = p->ip_proto;
+    l->tos = p->tos;
+    l->ttl = p->ttl;
+    l->is_fragment = p->is_fragment;
+    l->is_later_fragment = p->is_later_fragment;
+    l->ipv4_src = p->ipv4_src;
+    l->ipv4_dst = p->ipv4_dst;
+    l->ipv6_src = p->ipv6_src;
+    l->ipv6_dst = p->ipv6_dst;
+    l->ipv6_label = p->ipv6_label;
+    l->has_l4 = p->has_l4;
+    l->l4_src = p->l4_src;
+    l->l4_dst = p->l4_dst;
+    l->l3_ofs = p->l3_ofs;
+    l->l4_ofs = p->l4_ofs;
+}
+
+static void
+parse_frame(const uint8_t *data, size_t len, const uint16_t *vxlan_ports,
+            size_t n_vxlan_ports, struct hw_model_parsed *p)
+{
+    struct hw_model_layer outer;
+    size_t l3;
+
+    memset(p, 0, sizeof *p);
+    memset(&outer, 0, sizeof outer);
+    l3 = parse_eth(data, len, 0, &outer);
+    if (!outer.has_eth) {
+        /* A runt: the MAC addresses it has are still matched. */
+        if (len >= ETH_ADDR_LEN) {
+            memcpy(&outer.dst, data, ETH_ADDR_LEN);
+        }
+        if (len >= 2 * ETH_ADDR_LEN) {
+            memcpy(&outer.src, data + ETH_ADDR_LEN, ETH_ADDR_LEN);
+        }
+    }
+    set_outer(p, &outer);
+    if (!l3) {
+        return;
+    }
+    if (eth_type_is_mpls(p->eth_type)) {
+        parse_mpls(data, len, l3, HW_MODEL_MPLS_OUTER, p);
+    }
+    parse_tunnel(data, len, vxlan_ports, n_vxlan_ports, p);
+}
+
+void
+hw_model_parse_ports(const struct dp_packet *packet,
+                     const uint16_t *vxlan_ports, size_t n_vxlan_ports,
+                     struct hw_model_parsed *p)
+{
+    parse_frame(dp_packet_data(packet), dp_packet_size(packet),
+                vxlan_ports, n_vxlan_ports, p);
 }
 
 void
 hw_model_parse(const struct dp_packet *packet, struct hw_model_parsed *p)
 {
-    parse_frame(dp_packet_data(packet), dp_packet_size(packet), p);
+    static const uint16_t iana = HW_MODEL_VXLAN_PORT_IANA;
+
+    hw_model_parse_ports(packet, &iana, 1, p);
 }
 
-/* The packet's view of the match parameter. */
+/* Fills one layer of the match parameter (and its IPv6 flow label) from
+ * what the parser found. */
 static void
-packet_to_match(const struct hw_model_parsed *p, struct fte_match *m,
-                struct pkt_extra *extra)
+layer_to_match(const struct hw_model_layer *l, struct fte_hdrs *h,
+               uint8_t flow_label[4])
 {
-    struct fte_hdrs *h = &m->outer;
-
-    memset(m, 0, sizeof *m);
-    memset(extra, 0, sizeof *extra);
-
-    memcpy(h->dmac, p->dst.ea, 6);
-    memcpy(h->smac, p->src.ea, 6);
-    memcpy(h->ethertype, &p->eth_type, 2);
-    if (p->has_cvlan) {
-        uint16_t tci = ntohs(p->vlan_tci);
+    if (l->has_eth) {
+        memcpy(h->dmac, l->dst.ea, 6);
+        memcpy(h->smac, l->src.ea, 6);
+    }
+    memcpy(h->ethertype, &l->eth_type, 2);
+    if (l->has_cvlan) {
+        uint16_t tci = ntohs(l->vlan_tci);
 
         h->cvlan_tag = 1;
         put_be16(h->first_vid, tci & 0xfff);
@@ -356,29 +618,80 @@ packet_to_match(const struct hw_model_parsed *p, struct fte_match *m,
         h->first_prio = tci >> 13;
     }
 
-    h->ip_version = p->ip_version;
-    if (p->ip_version == 4) {
-        memcpy(&h->src_ip[12], &p->ipv4_src, 4);
-        memcpy(&h->dst_ip[12], &p->ipv4_dst, 4);
-    } else if (p->ip_version == 6) {
-        memcpy(h->src_ip, &p->ipv6_src, 16);
-        memcpy(h->dst_ip, &p->ipv6_dst, 16);
-        put_be32(m->misc.outer_ipv6_flow_label,
-                 ntohl(p->ipv6_label) & 0xfffff);
+    h->ip_version = l->ip_version;
+    if (l->ip_version == 4) {
+        memcpy(&h->src_ip[12], &l->ipv4_src, 4);
+        memcpy(&h->dst_ip[12], &l->ipv4_dst, 4);
+    } else if (l->ip_version == 6) {
+        memcpy(h->src_ip, &l->ipv6_src, 16);
+        memcpy(h->dst_ip, &l->ipv6_dst, 16);
+        put_be32(flow_label, ntohl(l->ipv6_label) & 0xfffff);
     }
-    if (p->ip_version) {
-        h->ip_protocol = p->ip_proto;
-        h->ip_dscp = p->tos >> 2;
-        h->ip_ecn = p->tos & 3;
+    if (l->ip_version) {
+        h->ip_protocol = l->ip_proto;
+        h->ip_dscp = l->tos >> 2;
+        h->ip_ecn = l->tos & 3;
     }
-    if (p->has_l4 && p->ip_proto == IPPROTO_TCP) {
+    if (l->has_l4 && l->ip_proto == IPPROTO_TCP) {
         h->l4_type = L4_TYPE_TCP;
-        memcpy(h->tcp_sport, &p->l4_src, 2);
-        memcpy(h->tcp_dport, &p->l4_dst, 2);
-    } else if (p->has_l4 && p->ip_proto == IPPROTO_UDP) {
+        memcpy(h->tcp_sport, &l->l4_src, 2);
+        memcpy(h->tcp_dport, &l->l4_dst, 2);
+    } else if (l->has_l4 && l->ip_proto == IPPROTO_UDP) {
         h->l4_type = L4_TYPE_UDP;
-        memcpy(h->udp_sport, &p->l4_src, 2);
-        memcpy(h->udp_dport, &p->l4_dst, 2);
+        memcpy(h->udp_sport, &l->l4_src, 2);
+        memcpy(h->udp_dport, &l->l4_dst, 2);
+    }
+}
+
+/* The packet's view of the match parameter, and the PRESENT_* bits. */
+static void
+packet_to_match(const struct hw_model_parsed *p, struct fte_match *m,
+                uint32_t *present)
+{
+    struct fte_misc *misc = &m->misc;
+    struct hw_model_layer outer;
+
+    memset(m, 0, sizeof *m);
+    *present = 0;
+
+    get_outer(p, &outer);
+    layer_to_match(&outer, &m->outer, misc->outer_ipv6_flow_label);
+
+    for (int i = 0; i < HW_MODEL_N_MPLS_POS; i++) {
+        static const size_t offsets[HW_MODEL_N_MPLS_POS] = {
+            [HW_MODEL_MPLS_OUTER] = offsetof(struct fte_misc,
+                                             outer_first_mpls),
+            [HW_MODEL_MPLS_OVER_UDP] = offsetof(struct fte_misc,
+                                                outer_first_mpls_over_udp),
+            [HW_MODEL_MPLS_OVER_GRE] = offsetof(struct fte_misc,
+                                                outer_first_mpls_over_gre),
+            [HW_MODEL_MPLS_INNER] = offsetof(struct fte_misc,
+                                             inner_first_mpls),
+        };
+
+        if (p->mpls & (1u << i)) {
+            *present |= PRESENT_MPLS << i;
+            memcpy((uint8_t *) misc + offsets[i], &p->mpls_lse[i], 4);
+        }
+    }
+
+    if (p->tunnel == HW_MODEL_TUNNEL_NONE) {
+        return;
+    }
+    *present |= PRESENT_TUNNEL;
+    if (p->tunnel == HW_MODEL_TUNNEL_VXLAN) {
+        *present |= PRESENT_VXLAN;
+        put_be32(misc->vxlan_vni, ntohl(p->vxlan_vni) & 0xffffff);
+    } else {
+        *present |= PRESENT_GRE;
+        memcpy(misc->gre_protocol, &p->gre_protocol, 2);
+        memcpy(misc->gre_key, &p->gre_key, 4);
+    }
+    if (p->inner.has_eth) {
+        *present |= PRESENT_INNER_L2;
+    }
+    if (p->inner_type != HW_MODEL_INNER_NONE) {
+        layer_to_match(&p->inner, &m->inner, misc->inner_ipv6_flow_label);
     }
 }
 
@@ -609,8 +922,7 @@ struct model_fte {
     unsigned int id;            /* For hw_model_steering_format(). */
     struct fte_match value;
     struct fte_match mask;
-    bool needs_tunnel;
-    bool needs_mpls;
+    uint32_t needs;             /* PRESENT_* bits a packet must have. */
     struct fte_action action;
     struct ovs_list members;    /* struct fte_member, in creation order. */
     uint64_t packets;           /* Hits. */
@@ -663,6 +975,10 @@ struct hw_model_steering {
     struct model_table *egress;
     struct model_table leftovers;   /* ALL_DEFAULT, MC_DEFAULT. */
     struct model_table sniffer[2];  /* RX, TX. */
+
+    /* The parser's VXLAN UDP ports, in the order they were added. */
+    uint16_t vxlan_ports[HW_MODEL_MAX_VXLAN_PORTS];
+    size_t n_vxlan_ports;
 };
 
 /* Entries per table when hw_model_limits.max_rules is 0: mlx5_ib's
@@ -700,6 +1016,8 @@ hw_model_steering_create(const struct hw_model_limits *limits)
     table_init(&st->leftovers, "ingress", "leftovers", 0);
     table_init(&st->sniffer[0], "ingress", "sniffer", 0);
     table_init(&st->sniffer[1], "egress", "sniffer", 0);
+    st->vxlan_ports[0] = HW_MODEL_VXLAN_PORT_IANA;
+    st->n_vxlan_ports = 1;
     return st;
 }
 
@@ -707,6 +1025,59 @@ size_t
 hw_model_steering_n_rules(const struct hw_model_steering *st)
 {
     return hmap_count(&st->flows);
+}
+
+int
+hw_model_steering_add_vxlan_port(struct hw_model_steering *st,
+                                 uint16_t port)
+{
+    if (!port) {
+        return EINVAL;
+    }
+    for (size_t i = 0; i < st->n_vxlan_ports; i++) {
+        if (st->vxlan_ports[i] == port) {
+            return EEXIST;
+        }
+    }
+    if (st->n_vxlan_ports >= HW_MODEL_MAX_VXLAN_PORTS) {
+        return ENOSPC;
+    }
+    st->vxlan_ports[st->n_vxlan_ports++] = port;
+    return 0;
+}
+
+int
+hw_model_steering_del_vxlan_port(struct hw_model_steering *st,
+                                 uint16_t port)
+{
+    if (port == HW_MODEL_VXLAN_PORT_IANA) {
+        return EPERM;
+    }
+    for (size_t i = 0; i < st->n_vxlan_ports; i++) {
+        if (st->vxlan_ports[i] == port) {
+            memmove(&st->vxlan_ports[i], &st->vxlan_ports[i + 1],
+                    (st->n_vxlan_ports - i - 1) * sizeof *st->vxlan_ports);
+            st->n_vxlan_ports--;
+            return 0;
+        }
+    }
+    return ENOENT;
+}
+
+size_t
+hw_model_steering_get_vxlan_ports(const struct hw_model_steering *st,
+                                  uint16_t ports[HW_MODEL_MAX_VXLAN_PORTS])
+{
+    memcpy(ports, st->vxlan_ports, st->n_vxlan_ports * sizeof *ports);
+    return st->n_vxlan_ports;
+}
+
+void
+hw_model_steering_parse(const struct hw_model_steering *st,
+                        const struct dp_packet *packet,
+                        struct hw_model_parsed *p)
+{
+    hw_model_parse_ports(packet, st->vxlan_ports, st->n_vxlan_ports, p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1621,8 +1992,7 @@ commit_plans(struct hw_model_steering *st, struct rule_plan *plans,
             fte->id = st->next_fte_id++;
             fte->value = plan->value;
             fte->mask = plan->mask;
-            fte->needs_tunnel = mask_needs_tunnel(&plan->mask);
-            fte->needs_mpls = mask_needs_mpls(&plan->mask);
+            fte->needs = mask_needs(&plan->mask);
             fte->action = plan->action;
             ovs_list_init(&fte->members);
             ovs_list_push_back(&plan->table->ftes, &fte->node);
@@ -2028,14 +2398,13 @@ hw_model_steering_destroy(struct hw_model_steering *st)
 
 static bool
 fte_matches(const struct model_fte *fte, const struct fte_match *pkt,
-            const struct pkt_extra *extra)
+            uint32_t present)
 {
     const uint8_t *p = (const uint8_t *) pkt;
     const uint8_t *v = (const uint8_t *) &fte->value;
     const uint8_t *m = (const uint8_t *) &fte->mask;
 
-    if ((fte->needs_tunnel && !extra->tunnelled)
-        || (fte->needs_mpls && !extra->mpls)) {
+    if (fte->needs & ~present) {
         return false;
     }
     for (size_t i = 0; i < sizeof *pkt; i++) {
@@ -2051,12 +2420,12 @@ fte_matches(const struct model_fte *fte, const struct fte_match *pkt,
  * the model picks the oldest, so that tests are deterministic. */
 static struct model_fte *
 table_lookup(const struct model_table *t, const struct fte_match *pkt,
-             const struct pkt_extra *extra)
+             uint32_t present)
 {
     struct model_fte *fte;
 
     LIST_FOR_EACH (fte, node, &t->ftes) {
-        if (fte_matches(fte, pkt, extra)) {
+        if (fte_matches(fte, pkt, present)) {
             return fte;
         }
     }
@@ -2121,21 +2490,21 @@ hw_model_steering_lookup(struct hw_model_steering *st,
 {
     struct model_table *tables = egress ? st->egress : st->ingress;
     struct model_fte *dont_trap = NULL;
-    struct pkt_extra extra;
+    uint32_t present;
     struct fte_match pkt;
     struct model_fte *fte;
 
     memset(verdict, 0, sizeof *verdict);
-    packet_to_match(parsed, &pkt, &extra);
+    packet_to_match(parsed, &pkt, &present);
 
     /* A sniffer gets a copy and changes nothing else. */
-    fte = table_lookup(&st->sniffer[egress], &pkt, &extra);
+    fte = table_lookup(&st->sniffer[egress], &pkt, present);
     if (fte) {
         fte_hit(fte, len);
     }
 
     for (size_t i = 0; i < st->n_prios; i++) {
-        fte = table_lookup(&tables[i], &pkt, &extra);
+        fte = table_lookup(&tables[i], &pkt, present);
         if (!fte) {
             continue;
         }
@@ -2153,7 +2522,7 @@ hw_model_steering_lookup(struct hw_model_steering *st,
     }
 
     if (!egress) {
-        fte = table_lookup(&st->leftovers, &pkt, &extra);
+        fte = table_lookup(&st->leftovers, &pkt, present);
         if (fte) {
             fte_hit(fte, len);
             fill_verdict(fte, verdict);

@@ -35,7 +35,59 @@
 
 struct dp_packet;
 
-/* What the hardware parser found in a frame. */
+/* One layer of headers the parser found behind a tunnel. */
+struct hw_model_layer {
+    bool has_eth;               /* An Ethernet header (L2 tunnels). */
+    bool has_cvlan;             /* First tag has TPID 0x8100. */
+    struct eth_addr dst, src;
+    ovs_be16 vlan_tci;          /* TCI of the first tag, if has_cvlan. */
+    ovs_be16 eth_type;          /* After the last VLAN tag; for an L3
+                                 * tunnel, the GRE protocol. */
+
+    uint8_t ip_version;         /* 0 (not IP), 4 or 6. */
+    uint8_t ip_proto;           /* IPv4 protocol or IPv6 next header. */
+    uint8_t tos;                /* IPv4 TOS or IPv6 traffic class. */
+    uint8_t ttl;                /* TTL or hop limit. */
+    bool is_fragment;           /* Any IPv4/IPv6 fragment. */
+    bool is_later_fragment;     /* Offset != 0: no L4 header. */
+    ovs_be32 ipv4_src, ipv4_dst;
+    struct in6_addr ipv6_src, ipv6_dst;
+    ovs_be32 ipv6_label;
+
+    bool has_l4;                /* TCP or UDP header parsed. */
+    ovs_be16 l4_src, l4_dst;
+
+    uint16_t l3_ofs;            /* From the start of the frame, valid when */
+    uint16_t l4_ofs;            /* ip_version != 0, resp. has_l4. */
+};
+
+/* The tunnels the parser recognises. */
+enum hw_model_tunnel {
+    HW_MODEL_TUNNEL_NONE,
+    HW_MODEL_TUNNEL_VXLAN,      /* UDP to one of the device's VXLAN ports. */
+    HW_MODEL_TUNNEL_GRE,        /* IP protocol 47, GRE version 0. */
+};
+
+/* What a recognised tunnel carries. */
+enum hw_model_inner {
+    HW_MODEL_INNER_NONE,        /* Nothing the parser knows (or truncated). */
+    HW_MODEL_INNER_L2,          /* An Ethernet frame (VXLAN, GRE 0x6558). */
+    HW_MODEL_INNER_L3,          /* An IP packet (GRE 0x0800, 0x86dd). */
+};
+
+/* The positions of the first MPLS label stack entry mlx5 can match. */
+enum hw_model_mpls_pos {
+    HW_MODEL_MPLS_OUTER,        /* Ethertype 0x8847/0x8848. */
+    HW_MODEL_MPLS_OVER_UDP,     /* UDP destination port 6635. */
+    HW_MODEL_MPLS_OVER_GRE,     /* GRE protocol 0x8847. */
+    HW_MODEL_MPLS_INNER,        /* Inner ethertype 0x8847/0x8848. */
+    HW_MODEL_N_MPLS_POS
+};
+
+#define HW_MODEL_MPLS_UDP_PORT 6635
+
+/* What the hardware parser found in a frame.  The fields up to l4_dst are
+ * the outer headers. */
 struct hw_model_parsed {
     bool has_cvlan;             /* First tag has TPID 0x8100. */
     struct eth_addr dst, src;
@@ -54,10 +106,48 @@ struct hw_model_parsed {
 
     bool has_l4;                /* TCP or UDP header parsed. */
     ovs_be16 l4_src, l4_dst;
+
+    /* Outer header offsets from the start of the frame, valid when
+     * ip_version != 0, resp. has_l4. */
+    uint16_t l3_ofs;
+    uint16_t l4_ofs;
+
+    /* MPLS: the first label stack entry (label 20, TC 3, S 1, TTL 8) at
+     * each position, if bit 1 << position of 'mpls' is set. */
+    uint8_t mpls;
+    ovs_be32 mpls_lse[HW_MODEL_N_MPLS_POS];
+
+    /* The tunnel, if the parser recognised one.  A packet with a tunnel
+     * header truncated or of an unknown GRE version is not a tunnel. */
+    enum hw_model_tunnel tunnel;
+    uint16_t tunnel_ofs;        /* The VXLAN or GRE header. */
+    uint16_t tunnel_len;        /* 8 (VXLAN); 4 to 16 (GRE). */
+    ovs_be32 vxlan_vni;         /* VNI in the low 24 bits. */
+    ovs_be16 gre_flags;         /* C 0x8000, K 0x2000, S 0x1000, ver 7. */
+    ovs_be16 gre_protocol;
+    ovs_be32 gre_key;           /* 0 when the K bit is clear. */
+
+    /* What the tunnel carries: 'inner_ofs' is where the inner Ethernet
+     * header (L2) or the inner IP header (L3) starts. */
+    enum hw_model_inner inner_type;
+    uint16_t inner_ofs;
+    struct hw_model_layer inner;
 };
 
-/* Parses 'packet' as the hardware parser would. */
+/* UDP ports the parser takes for VXLAN.  mlx5 always has the IANA port
+ * (udp_tunnel_nic's STATIC_IANA_VXLAN) and a table of 4 ports in all. */
+#define HW_MODEL_VXLAN_PORT_IANA 4789
+#define HW_MODEL_MAX_VXLAN_PORTS 4
+
+/* Parses 'packet' as the hardware parser would, taking UDP destination
+ * port 4789 only as VXLAN. */
 void hw_model_parse(const struct dp_packet *, struct hw_model_parsed *);
+
+/* Parses 'packet' taking the 'n_vxlan_ports' UDP destination ports in
+ * 'vxlan_ports' (host byte order) as VXLAN. */
+void hw_model_parse_ports(const struct dp_packet *,
+                          const uint16_t *vxlan_ports, size_t n_vxlan_ports,
+                          struct hw_model_parsed *);
 
 /* Device limits the steering engine enforces. */
 struct hw_model_limits {
@@ -78,6 +168,26 @@ void hw_model_steering_destroy(struct hw_model_steering *);
 
 /* Number of rules held, for object accounting. */
 size_t hw_model_steering_n_rules(const struct hw_model_steering *);
+
+/* The device's VXLAN UDP ports (host byte order), what its parser takes for
+ * VXLAN: 4789 and up to 3 more.  Adding returns 0, EINVAL for port 0,
+ * EEXIST if the port is in the list or ENOSPC if the list is full;
+ * deleting returns 0, ENOENT if the port is not in the list or EPERM for
+ * 4789, which the device always recognises. */
+int hw_model_steering_add_vxlan_port(struct hw_model_steering *,
+                                     uint16_t port);
+int hw_model_steering_del_vxlan_port(struct hw_model_steering *,
+                                     uint16_t port);
+/* Stores the ports in 'ports' in the order they were added and returns
+ * their number. */
+size_t hw_model_steering_get_vxlan_ports(
+    const struct hw_model_steering *,
+    uint16_t ports[HW_MODEL_MAX_VXLAN_PORTS]);
+
+/* Parses 'packet' with the device's parser (its VXLAN ports). */
+void hw_model_steering_parse(const struct hw_model_steering *,
+                             const struct dp_packet *,
+                             struct hw_model_parsed *);
 
 /* ibv_create_flow(): validates 'attr' (bytes, as libibverbs and the kernel
  * would) and installs the rule with destination 'qp'.  Returns 0 and the

@@ -28,7 +28,10 @@
 #include "flow.h"
 #include "hash.h"
 #include "hw-dev.h"
+#include "hw-model-afpacket.h"
 #include "hw-model-flow.h"
+#include "hw-model-fwdump.h"
+#include "hw-model-reformat.h"
 #include "hw-toeplitz.h"
 #include "odp-util.h"
 #include "openvswitch/dynamic-string.h"
@@ -109,10 +112,6 @@ enum model_kind {
     MODEL_COUNTERS,
     MODEL_REFORMAT,
     MODEL_N_KINDS
-};
-
-static const char *const model_kind_names[MODEL_N_KINDS] = {
-    "pd", "cq", "wq", "ind_table", "qp", "flow", "counters", "reformat",
 };
 
 struct model_obj {
@@ -232,6 +231,8 @@ struct model_dev {
     struct hw_model_stats stats;
     struct pcap_file *pcap;
     char *pcap_name;
+    hw_model_wire_tx_func *wire_tx;     /* Far end of the wire, or NULL. */
+    void *wire_tx_aux;
 };
 
 /* All devices, never freed. */
@@ -1773,11 +1774,36 @@ model_rss_hash(const struct model_qp *qp,
                                    qp->hash_fields);
 }
 
+static struct vlog_rate_limit model_dp_rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
 static void
 model_count_drop(uint64_t *counter)
 {
     (*counter)++;
     COVERAGE_INC(hw_model_drop);
+}
+
+/* Applies the decap 'reformat' of an ingress rule to 'packet'.  A packet
+ * without the tunnel the decap removes goes on unchanged (a model
+ * assumption: the PRM applies a decap only to a tunnelled packet). */
+static void
+model_apply_decap(struct model_dev *dev, struct dp_packet *packet,
+                  const struct hw_model_parsed *parsed,
+                  const struct model_reformat *reformat)
+    OVS_REQUIRES(dev->mutex)
+{
+    int error = hw_model_reformat_decap(packet, parsed, reformat->type,
+                                        reformat->data, reformat->size);
+
+    if (!error) {
+        dev->stats.rx_decap++;
+    } else {
+        dev->stats.rx_decap_skipped++;
+        VLOG_DBG_RL(&model_dp_rl, "%s: reformat %"PRIu32" (%s) not "
+                    "applied: %s", dev->name, reformat->obj.handle,
+                    model_reformat_type_name(reformat->type),
+                    ovs_strerror(error));
+    }
 }
 
 /* Delivers 'packet' arriving on 'dev''s wire.  Returns 0 if it was queued
@@ -1823,6 +1849,15 @@ model_receive(struct model_dev *dev, struct dp_packet *packet,
         goto drop;
     }
 
+    if (verdict.reformat) {
+        /* A flow's reformat cannot be destroyed while the flow exists. */
+        model_apply_decap(dev, packet, parsed,
+                          CONTAINER_OF(verdict.reformat,
+                                       struct model_reformat, action));
+    }
+
+    /* The TIR hashes the outer headers: the model's QPs have no
+     * IBV_RX_HASH_INNER. */
     table = qp->ind_table;
     hash = model_rss_hash(qp, parsed);
     wq = table->wqs[hash & ((1u << table->log_size) - 1)];
@@ -1845,7 +1880,7 @@ model_receive(struct model_dev *dev, struct dp_packet *packet,
     entry->hash = hash;
     wq->tail++;
     wq->n_queued++;
-    wq->n_bytes += size;
+    wq->n_bytes += dp_packet_size(packet);
     stats->rx_delivered++;
     return 0;
 
@@ -1869,9 +1904,9 @@ hw_model_receive(const char *devname, struct dp_packet *packet)
 
     /* A frame from the wire carries no metadata of an earlier life. */
     dp_packet_reset_offload(packet);
-    hw_model_parse(packet, &parsed);
 
     ovs_mutex_lock(&dev->mutex);
+    hw_model_steering_parse(dev->steering, packet, &parsed);
     error = model_receive(dev, packet, &parsed);
     ovs_mutex_unlock(&dev->mutex);
 
@@ -1919,6 +1954,27 @@ model_rx_burst(struct ibv_wq *ibv_wq, struct ibv_cq_ex *cq,
     return n ? 0 : EAGAIN;
 }
 
+/* Applies the encap 'reformat' of an egress rule to 'packet'.  Returns
+ * false if the hardware cannot send the result. */
+static bool
+model_apply_encap(struct model_dev *dev, struct dp_packet *packet,
+                  const struct model_reformat *reformat)
+    OVS_REQUIRES(dev->mutex)
+{
+    int error = hw_model_reformat_encap(packet, reformat->type,
+                                        reformat->data, reformat->size);
+
+    if (error) {
+        VLOG_DBG_RL(&model_dp_rl, "%s: reformat %"PRIu32" (%s) failed: %s",
+                    dev->name, reformat->obj.handle,
+                    model_reformat_type_name(reformat->type),
+                    ovs_strerror(error));
+        return false;
+    }
+    dev->stats.tx_encap++;
+    return true;
+}
+
 static int
 model_tx_burst(struct ibv_qp *ibv_qp, struct dp_packet_batch *batch)
 {
@@ -1941,20 +1997,30 @@ model_tx_burst(struct ibv_qp *ibv_qp, struct dp_packet_batch *batch)
             model_count_drop(&stats->tx_drop_invalid);
             n_dropped++;
         } else {
-            hw_model_parse(packet, &parsed);
+            hw_model_steering_parse(dev->steering, packet, &parsed);
             memset(&verdict, 0, sizeof verdict);
             hw_model_steering_lookup(dev->steering, &parsed, size, true,
                                      &verdict);
             if (verdict.matched && verdict.drop) {
                 model_count_drop(&stats->tx_drop_rule);
                 n_dropped++;
+            } else if (verdict.matched && verdict.reformat
+                       && !model_apply_encap(dev, packet,
+                                             CONTAINER_OF(verdict.reformat,
+                                                 struct model_reformat,
+                                                 action))) {
+                model_count_drop(&stats->tx_drop_encap);
+                n_dropped++;
             } else {
                 /* The frame leaves on the wire. */
                 COVERAGE_INC(hw_model_tx);
                 stats->tx_packets++;
-                stats->tx_bytes += size;
+                stats->tx_bytes += dp_packet_size(packet);
                 if (dev->pcap) {
                     ovs_pcap_write(dev->pcap, packet);
+                }
+                if (dev->wire_tx) {
+                    dev->wire_tx(dev->wire_tx_aux, packet);
                 }
             }
         }
@@ -2000,6 +2066,9 @@ const struct hw_dev_ops hw_model_ops = {
     .destroy_action = model_destroy_action,
     .rx_burst = model_rx_burst,
     .tx_burst = model_tx_burst,
+    .fwdump_force = hw_model_fwdump_force,
+    .fwdump_get = hw_model_fwdump_get,
+    .fwdump_reset = hw_model_fwdump_reset,
 };
 
 /* Test and management interface. */
@@ -2060,6 +2129,45 @@ hw_model_set_pcap(const char *devname, const char *file_name)
     dev->pcap_name = pcap ? xstrdup(file_name) : NULL;
     ovs_mutex_unlock(&dev->mutex);
     return 0;
+}
+
+int
+hw_model_set_vxlan_port(const char *devname, bool add, uint16_t port)
+{
+    struct model_dev *dev = model_dev_lookup(devname, false);
+    int error;
+
+    if (!dev) {
+        return ENODEV;
+    }
+    ovs_mutex_lock(&dev->mutex);
+    error = (add
+             ? hw_model_steering_add_vxlan_port(dev->steering, port)
+             : hw_model_steering_del_vxlan_port(dev->steering, port));
+    ovs_mutex_unlock(&dev->mutex);
+    return error;
+}
+
+int
+hw_model_set_wire_tx(const char *devname, hw_model_wire_tx_func *func,
+                     void *aux)
+{
+    struct model_dev *dev = model_dev_lookup(devname, false);
+    int error = 0;
+
+    if (!dev) {
+        return ENODEV;
+    }
+    ovs_mutex_lock(&dev->mutex);
+    if (func && dev->wire_tx
+        && (dev->wire_tx != func || dev->wire_tx_aux != aux)) {
+        error = EBUSY;
+    } else {
+        dev->wire_tx = func;
+        dev->wire_tx_aux = func ? aux : NULL;
+    }
+    ovs_mutex_unlock(&dev->mutex);
+    return error;
 }
 
 static void
@@ -2343,8 +2451,12 @@ model_unixctl_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
                   st->rx_drop_wq_full);
     ds_put_format(&s, "  tx: packets=%"PRIu64" bytes=%"PRIu64"\n",
                   st->tx_packets, st->tx_bytes);
-    ds_put_format(&s, "  tx drops: rule=%"PRIu64" invalid=%"PRIu64"\n",
-                  st->tx_drop_rule, st->tx_drop_invalid);
+    ds_put_format(&s, "  tx drops: rule=%"PRIu64" invalid=%"PRIu64
+                  " encap=%"PRIu64"\n", st->tx_drop_rule,
+                  st->tx_drop_invalid, st->tx_drop_encap);
+    ds_put_format(&s, "  tunnel: decap=%"PRIu64" decap_skipped=%"PRIu64
+                  " encap=%"PRIu64"\n", st->rx_decap, st->rx_decap_skipped,
+                  st->tx_encap);
 
     wqs = xmalloc(MAX(dev->n_objs[MODEL_WQ], 1) * sizeof *wqs);
     HMAP_FOR_EACH (obj, node, &dev->objects) {
@@ -2442,6 +2554,62 @@ error:
     free(msg);
 }
 
+/* "hw-model/vxlan-port DEV [add|del PORT]": changes the device's VXLAN
+ * ports, then replies with them. */
+static void
+model_unixctl_vxlan_port(struct unixctl_conn *conn, int argc,
+                         const char *argv[], void *aux OVS_UNUSED)
+{
+    struct model_dev *dev = model_unixctl_dev(conn, argv[1]);
+    uint16_t ports[HW_MODEL_MAX_VXLAN_PORTS];
+    struct ds s = DS_EMPTY_INITIALIZER;
+    size_t n_ports;
+
+    if (!dev) {
+        return;
+    }
+    if (argc > 2) {
+        bool add = !strcmp(argv[2], "add");
+        unsigned int port;
+        int error;
+
+        if ((!add && strcmp(argv[2], "del")) || argc != 4) {
+            unixctl_command_reply_error(conn, "usage: hw-model/vxlan-port "
+                                        "DEV [add|del PORT]");
+            return;
+        }
+        if (!str_to_uint(argv[3], 10, &port) || !port || port > 65535) {
+            unixctl_command_reply_error(conn, "PORT must be a UDP port "
+                                        "from 1 to 65535");
+            return;
+        }
+        error = hw_model_set_vxlan_port(argv[1], add, port);
+        if (error) {
+            char *msg = xasprintf("%s: cannot %s VXLAN port %u: %s%s",
+                                  argv[1], argv[2], port,
+                                  ovs_strerror(error),
+                                  error == EPERM
+                                  ? " (the device always has 4789)"
+                                  : error == ENOSPC
+                                  ? " (the device has 4 VXLAN ports)" : "");
+            unixctl_command_reply_error(conn, msg);
+            free(msg);
+            return;
+        }
+    }
+
+    ovs_mutex_lock(&dev->mutex);
+    n_ports = hw_model_steering_get_vxlan_ports(dev->steering, ports);
+    ovs_mutex_unlock(&dev->mutex);
+    ds_put_format(&s, "%s: vxlan ports:", dev->name);
+    for (size_t i = 0; i < n_ports; i++) {
+        ds_put_format(&s, " %"PRIu16, ports[i]);
+    }
+    ds_put_char(&s, '\n');
+    unixctl_command_reply(conn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
 void
 hw_model_init(void)
 {
@@ -2464,5 +2632,8 @@ hw_model_init(void)
                              model_unixctl_stats, NULL);
     unixctl_command_register("hw-model/fault", "DEV OP ERRNO [COUNT]", 3, 4,
                              model_unixctl_fault, NULL);
+    unixctl_command_register("hw-model/vxlan-port", "DEV [add|del PORT]", 1,
+                             3, model_unixctl_vxlan_port, NULL);
+    hw_model_afpacket_init();
     ovsthread_once_done(&once);
 }

@@ -93,6 +93,11 @@ struct hw_model_stats {
     uint64_t tx_drop_rule;      /* Dropped by an egress ACTION_DROP rule. */
     uint64_t tx_drop_invalid;   /* Sent on a QP that cannot send, or not
                                  * an Ethernet frame. */
+    uint64_t rx_decap;          /* Decapsulated by an ingress rule. */
+    uint64_t rx_decap_skipped;  /* A decap rule matched a packet without
+                                 * that tunnel: delivered unchanged. */
+    uint64_t tx_encap;          /* Encapsulated by an egress rule. */
+    uint64_t tx_drop_encap;     /* Encap would overflow a length field. */
 };
 
 /* Fills 'stats' for device 'devname'.  Returns 0 or ENODEV. */
@@ -101,5 +106,23 @@ int hw_model_get_stats(const char *devname, struct hw_model_stats *);
 /* Changes whenever a model device queues a received packet on a WQ, so
  * that a thread that polls receive queues can wait on it. */
 struct seq *hw_model_rx_seq(void);
+
+/* The parser of 'devname' takes UDP destination port 'port' for VXLAN
+ * ('add') or no longer does.  Returns 0, ENODEV, or the errors of
+ * hw_model_steering_add_vxlan_port() and _del_vxlan_port(). */
+int hw_model_set_vxlan_port(const char *devname, bool add, uint16_t port);
+
+/* A function that gets every frame leaving the wire of a device, after the
+ * egress rules (and their encap) applied.  It is called with the device's
+ * lock held: it must not call into the model, and must not keep
+ * 'packet'. */
+typedef void hw_model_wire_tx_func(void *aux, const struct dp_packet *packet);
+
+/* Makes 'func' (with 'aux') the far end of the wire of 'devname', or
+ * removes it if 'func' is NULL.  Once this returns, the previous function
+ * is no longer called.  Returns 0, ENODEV, or EBUSY if another function is
+ * set already. */
+int hw_model_set_wire_tx(const char *devname, hw_model_wire_tx_func *func,
+                         void *aux);
 
 #endif /* hw-model.h */

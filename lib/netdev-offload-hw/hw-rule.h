@@ -134,16 +134,32 @@ struct hw_rule {
 };
 
 /* Verbs priorities used by the plugin (0 is matched first, 15 is the last
- * the device accepts).  Rules that need a VLAN tag come first; a guard rule
- * then sends every other tagged packet to the miss path, so that rules
- * placed after it, which verbs cannot restrict to untagged packets, never
- * see a tagged one.  Within a band, more specific rules come first because
- * overlapping rules of one priority have no defined order. */
-#define HW_PRIO_TAGGED      0   /* + 0 (L4), 1 (L3), 2 (L2). */
-#define HW_PRIO_VLAN_GUARD  3
-#define HW_PRIO_UNTAGGED    4   /* + 0 (L4), 1 (L3), 2 (L2). */
-#define HW_PRIO_MISS_L4     13  /* Per-type RSS miss rules. */
-#define HW_PRIO_MISS_L3     14
+ * the device accepts).  Overlapping rules of one priority have no defined
+ * order, so wherever two rules can match one packet the more specific one
+ * gets the lower number:
+ *
+ *   0-2    rules that need an outer VLAN tag, by outer L4 (0), L3 (1), L2 (2);
+ *   3      the VLAN guard: every other tagged packet goes to the miss path,
+ *          so that rules placed after it, which verbs cannot restrict to
+ *          untagged packets, never see a tagged one;
+ *   4      the inner VLAN guard of tunnel rules: the same for the frame
+ *          behind a VXLAN or GRE (TEB) header, installed while a port has
+ *          tunnel rules;
+ *   5-7    tunnel rules (outer headers + tunnel + decap + inner headers), by
+ *          inner L4 (5), L3 (6), L2 (7).  A tunnel rule overlaps the
+ *          outer-only rule of the flow that pops that tunnel (tnl_pop) and is
+ *          more specific, so it comes first;
+ *   8-10   untagged rules, by outer L4, L3, L2;
+ *   13-14  the per-packet-type RSS miss rules of netdev-hw.c.
+ *
+ * Egress rules live in their own table; they use the same computation. */
+#define HW_PRIO_TAGGED        0   /* + 0 (L4), 1 (L3), 2 (L2). */
+#define HW_PRIO_VLAN_GUARD    3
+#define HW_PRIO_TUNNEL_GUARD  4
+#define HW_PRIO_TUNNEL        5   /* + 0 (inner L4), 1 (inner L3), 2 (L2). */
+#define HW_PRIO_UNTAGGED      8   /* + 0 (L4), 1 (L3), 2 (L2). */
+#define HW_PRIO_MISS_L4       13  /* Per-type RSS miss rules. */
+#define HW_PRIO_MISS_L3       14
 
 /* The RSS QP a rule delivers to: the hash QP whose hashed packet type
  * matches what the rule matches. */
@@ -160,8 +176,20 @@ enum hw_rss_type {
 /* Verbs priority of 'rule', from the bands above. */
 uint16_t hw_rule_priority(const struct hw_rule *);
 
-/* The RSS QP type that fits what 'rule' matches (HW_RSS_IPV4 when it
- * matches no IP header). */
+/* The RSS QP type that fits what 'rule' delivers (HW_RSS_IPV4 when it
+ * matches no IP header): the inner headers of a rule that decapsulates, the
+ * outer ones otherwise. */
 enum hw_rss_type hw_rule_rss_type(const struct hw_rule *);
+
+/* Returns true if some packet could match both 'a' and 'b' (one layer of
+ * headers each), false if their matches are disjoint.  Header presence
+ * counts: an IPv4 spec and an IPv6 spec never match one packet, nor do a TCP
+ * spec and a protocol-17 match. */
+bool hw_headers_overlap(const struct hw_headers *a,
+                        const struct hw_headers *b);
+
+/* Returns true if some packet could match both rules: their outer headers,
+ * and their tunnels and inner headers when both have a tunnel. */
+bool hw_rule_overlaps(const struct hw_rule *a, const struct hw_rule *b);
 
 #endif /* hw-rule.h */

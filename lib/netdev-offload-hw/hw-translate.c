@@ -42,7 +42,11 @@ struct xlate_ctx {
     const struct flow *key;         /* The match's values. */
     const struct flow *orig_mask;   /* The match's mask, untouched. */
     struct flow mask;               /* Mask bits not translated yet. */
-    struct hw_headers *outer;       /* Where the translation goes. */
+    struct hw_rule *rule;           /* The rule being built. */
+    struct hw_headers *outer;       /* Where the packet's own headers go:
+                                     * the rule's outer headers, or its
+                                     * inner ones for a vport flow. */
+    bool inner;                     /* 'outer' is the rule's 'inner'. */
     struct ds *reason;              /* Why the flow was refused. */
 
     bool has_nw_proto;              /* 'nw_proto' is matched exactly. */
@@ -131,17 +135,25 @@ xlate_metadata(struct xlate_ctx *ctx, const struct hw_translate_params *p)
     }
     mask->recirc_id = 0;
 
-    /* The port is an Ethernet port. */
-    if ((key->packet_type ^ htonl(PT_ETH)) & mask->packet_type) {
+    /* The port is an Ethernet port.  Behind an L3 GRE tunnel the packets
+     * are IPv4 or IPv6 without Ethernet header (xlate_tunnel() checks). */
+    if (p->vport == HW_TUNNEL_GRE && mask->packet_type == OVS_BE32_MAX
+        && (key->packet_type == htonl(PT_IPV4)
+            || key->packet_type == htonl(PT_IPV6))) {
+        /* Consumed by xlate_tunnel(). */
+    } else if ((key->packet_type ^ htonl(PT_ETH)) & mask->packet_type) {
         return REFUSE(ctx, "match on packet_type %#"PRIx32" not supported",
                       ntohl(key->packet_type & mask->packet_type));
+    } else {
+        mask->packet_type = 0;
     }
-    mask->packet_type = 0;
 
     /* 'metadata.tab' says which Geneve option table the flow uses; it is
      * not a packet field. */
     mask->tunnel.metadata.tab = NULL;
-    CONSUME_IF_ZERO(ctx, tunnel);
+    if (p->vport == HW_TUNNEL_NONE) {
+        CONSUME_IF_ZERO(ctx, tunnel);
+    }
 
     CONSUME_IF_ZERO(ctx, skb_priority);
     CONSUME_IF_ZERO(ctx, pkt_mark);
@@ -157,6 +169,179 @@ xlate_metadata(struct xlate_ctx *ctx, const struct hw_translate_params *p)
     CONSUME_IF_ZERO(ctx, ct_ipv6_dst);
     CONSUME_IF_ZERO(ctx, ct_tp_src);
     CONSUME_IF_ZERO(ctx, ct_tp_dst);
+    return 0;
+}
+
+/* Tunnel vport flows.
+ *
+ * A flow put on a tunnel vport matches the tunnel metadata the software
+ * tnl_pop extracted ("tunnel(tun_id=..,src=..,dst=..,flags(..))") and the
+ * inner packet.  On the physical port its packets arrive by it becomes one
+ * rule: the outer IP addresses and TOS, the UDP port (VXLAN) and the VNI or
+ * GRE key, a decap, and the inner headers, tagged with the flow's mark.
+ * The packets it takes arrive in software decapsulated, and
+ * hw_miss_packet_recover() gives them back the metadata recorded for the
+ * mark (hw_translate_tunnel_restore()).  That is only right if every packet
+ * the rule takes has exactly that metadata, so every tunnel field the flow
+ * matches must be matched exactly, and fields no verbs spec can match
+ * (outer TTL, UDP source port, options) must not be matched at all.
+ *
+ * Flags.  The NIC sees neither the outer DF bit nor whether a VXLAN packet
+ * carried a UDP checksum nor (through verbs) the GRE K bit:
+ *   - DF is consumed: OpenFlow cannot match it, so the flows of both values
+ *     have the same actions; the packet gets the flow's value back;
+ *   - "+csum" is refused: the software verifies the outer checksum of such
+ *     packets and drops bad ones, the NIC would not.  "-csum" is consumed,
+ *     so a "-csum" rule also decapsulates packets that carry a checksum
+ *     (without verifying it), as a NIC does;
+ *   - the key flag is consumed: VXLAN always has it; a GRE flow's tun_id is
+ *     matched as the GRE key (mlx5 reads a missing key as 0, which is what
+ *     OVS's port lookup, keyed on tun_id only, does too);
+ *   - "+oam" is refused. */
+static int
+xlate_tunnel(struct xlate_ctx *ctx, const struct hw_translate_params *p)
+{
+    const struct flow_tnl *key = &ctx->key->tunnel;
+    struct flow_tnl *mask = &ctx->mask.tunnel;
+    struct hw_rule *rule = ctx->rule;
+    struct hw_headers *outer = &rule->outer;
+    bool l3 = (ctx->orig_mask->packet_type
+               && ctx->key->packet_type != htonl(PT_ETH));
+    uint16_t flags = key->flags & mask->flags;
+    uint64_t tun_id = ntohll(key->tun_id & mask->tun_id);
+
+    rule->tunnel = p->vport;
+
+    /* Outer addresses. */
+    if (mask->ip_dst) {
+        if (mask->ip_dst != OVS_BE32_MAX) {
+            return REFUSE(ctx, "partial match on tun_dst not supported");
+        } else if (mask->ip_src != OVS_BE32_MAX) {
+            return REFUSE(ctx, "%s match on tun_src not supported",
+                          mask->ip_src ? "partial" : "missing");
+        }
+        outer->present |= HW_HDR_IPV4;
+        outer->ipv4.src = key->ip_src;
+        outer->ipv4_mask.src = OVS_BE32_MAX;
+        outer->ipv4.dst = key->ip_dst;
+        outer->ipv4_mask.dst = OVS_BE32_MAX;
+        mask->ip_src = mask->ip_dst = htonl(0);
+    } else if (!ipv6_mask_is_any(&mask->ipv6_dst)) {
+        if (!ipv6_mask_is_exact(&mask->ipv6_dst)) {
+            return REFUSE(ctx, "partial match on tun_ipv6_dst not supported");
+        } else if (!ipv6_mask_is_exact(&mask->ipv6_src)) {
+            return REFUSE(ctx, "%s match on tun_ipv6_src not supported",
+                          ipv6_mask_is_any(&mask->ipv6_src)
+                          ? "missing" : "partial");
+        }
+        outer->present |= HW_HDR_IPV6;
+        outer->ipv6.src = key->ipv6_src;
+        outer->ipv6_mask.src = in6addr_exact;
+        outer->ipv6.dst = key->ipv6_dst;
+        outer->ipv6_mask.dst = in6addr_exact;
+        memset(&mask->ipv6_src, 0, sizeof mask->ipv6_src);
+        memset(&mask->ipv6_dst, 0, sizeof mask->ipv6_dst);
+    } else {
+        return REFUSE(ctx, "vport flow without a tunnel destination");
+    }
+
+    /* Outer TOS: IPv4 TOS or IPv6 traffic class. */
+    if (mask->ip_tos == UINT8_MAX) {
+        if (outer->present & HW_HDR_IPV4) {
+            outer->ipv4.tos = key->ip_tos;
+            outer->ipv4_mask.tos = UINT8_MAX;
+        } else {
+            outer->ipv6.tclass = key->ip_tos;
+            outer->ipv6_mask.tclass = UINT8_MAX;
+        }
+        mask->ip_tos = 0;
+    } else if (mask->ip_tos) {
+        return REFUSE(ctx, "partial match on tun_tos not supported");
+    }
+    /* ip_ttl, tp_src: verbs has no field for the outer TTL, and the UDP
+     * source port cannot be restored; left for the final check. */
+
+    /* Tunnel id, flags and the outer transport. */
+    if (mask->tun_id != OVS_BE64_MAX) {
+        return REFUSE(ctx, "%s match on tun_id not supported",
+                      mask->tun_id ? "partial" : "missing");
+    }
+    if (flags & FLOW_TNL_F_OAM) {
+        return REFUSE(ctx, "match on tunnel OAM flag not supported");
+    } else if (flags & FLOW_TNL_F_CSUM) {
+        return REFUSE(ctx, "tunnel with checksum not supported: the NIC "
+                      "would not verify it");
+    }
+    mask->flags &= ~(FLOW_TNL_F_OAM | FLOW_TNL_F_DONT_FRAGMENT
+                     | FLOW_TNL_F_CSUM | FLOW_TNL_F_KEY);
+
+    if (p->vport == HW_TUNNEL_VXLAN) {
+        if (l3) {
+            return REFUSE(ctx, "match on packet_type %#"PRIx32" behind "
+                          "VXLAN not supported",
+                          ntohl(ctx->key->packet_type));
+        } else if (tun_id >= 1u << 24) {
+            return REFUSE(ctx, "tun_id %#"PRIx64" is not a VNI", tun_id);
+        } else if (!p->vport_udp_port) {
+            return REFUSE(ctx, "VXLAN vport without UDP port");
+        }
+        /* VNI in the low 24 bits, big-endian (hw-apis.md 1.4). */
+        rule->tnl.vni = htonl(tun_id);
+        rule->tnl_mask.vni = htonl((1u << 24) - 1);
+        outer->present |= HW_HDR_UDP;
+        outer->l4.dst = p->vport_udp_port;
+        outer->l4_mask.dst = OVS_BE16_MAX;
+        if ((key->tp_dst ^ p->vport_udp_port) & mask->tp_dst) {
+            return REFUSE(ctx, "match on tun_tp_dst %"PRIu16" not supported",
+                          ntohs(key->tp_dst & mask->tp_dst));
+        }
+        mask->tp_dst = htons(0);
+    } else if (p->vport == HW_TUNNEL_GRE) {
+        ovs_be16 inner_type = htons(ETH_TYPE_TEB);
+
+        if (tun_id > UINT32_MAX) {
+            return REFUSE(ctx, "tun_id %#"PRIx64" is not a GRE key", tun_id);
+        }
+        if (l3) {
+            inner_type = htons(pt_ns_type(ctx->key->packet_type));
+            ctx->mask.packet_type = htonl(0);
+        }
+        rule->tnl.gre_protocol = inner_type;
+        rule->tnl_mask.gre_protocol = OVS_BE16_MAX;
+        rule->tnl.gre_key = htonl(tun_id);
+        rule->tnl_mask.gre_key = OVS_BE32_MAX;
+        CONSUME_IF_ZERO(ctx, tunnel.tp_dst);
+    } else {
+        return REFUSE(ctx, "vport of unknown tunnel type");
+    }
+    mask->tun_id = htonll(0);
+
+    /* Options and the fields of other tunnel types: refused by the final
+     * check, which names them, unless the flow wants them zero. */
+    CONSUME_IF_ZERO(ctx, tunnel.gbp_id);
+    CONSUME_IF_ZERO(ctx, tunnel.gbp_flags);
+    CONSUME_IF_ZERO(ctx, tunnel.erspan_ver);
+    CONSUME_IF_ZERO(ctx, tunnel.erspan_idx);
+    CONSUME_IF_ZERO(ctx, tunnel.erspan_dir);
+    CONSUME_IF_ZERO(ctx, tunnel.erspan_hwid);
+    CONSUME_IF_ZERO(ctx, tunnel.gtpu_flags);
+    CONSUME_IF_ZERO(ctx, tunnel.gtpu_msgtype);
+    CONSUME_IF_ZERO(ctx, tunnel.metadata);
+
+    /* The decap.  An L3 decap needs the Ethernet header it puts in front of
+     * the inner packet: recovery removes it again. */
+    if (l3) {
+        struct eth_header eth;
+
+        memset(&eth, 0, sizeof eth);
+        eth.eth_type = rule->tnl.gre_protocol;
+        rule->reformat = HW_REFORMAT_L3_DECAP;
+        memcpy(rule->reformat_data, &eth, sizeof eth);
+        rule->reformat_len = sizeof eth;
+    } else {
+        rule->reformat = HW_REFORMAT_L2_DECAP;
+        rule->reformat_len = 0;
+    }
     return 0;
 }
 
@@ -191,6 +376,11 @@ xlate_vlan(struct xlate_ctx *ctx)
          * path: an untagged-band rule never sees a tagged packet.  When the
          * flow would also take tagged packets, the hardware rule is merely
          * narrower than the flow, and software handles the rest. */
+    } else if (ctag_ok && ctx->inner) {
+        /* Tunnel rules sit behind the inner VLAN guard (hw-rule.h), which
+         * sends every packet with a tagged inner frame to the miss path. */
+        return REFUSE(ctx, "match on inner vlan_tci %#06"PRIx16"/%#06"PRIx16
+                      " not supported", tci, tci_mask);
     } else if (ctag_ok) {
         /* A tag is required.  Match the VID and PCP bits the flow matches;
          * the CFI bit is OVS's "tag present" and is implied by any non-zero
@@ -451,7 +641,26 @@ struct flow_field_name {
       MEMBER_SIZEOF(struct flow, MEMBER), CTX_NAMES }
 
 static const struct flow_field_name flow_fields[] = {
-    FIELD(tunnel, "tunnel", 0),
+    FIELD(tunnel.ip_dst, "tun_dst", 0),
+    FIELD(tunnel.ipv6_dst, "tun_ipv6_dst", 0),
+    FIELD(tunnel.ip_src, "tun_src", 0),
+    FIELD(tunnel.ipv6_src, "tun_ipv6_src", 0),
+    FIELD(tunnel.tun_id, "tun_id", 0),
+    FIELD(tunnel.flags, "tun_flags", 0),
+    FIELD(tunnel.ip_tos, "tun_tos", 0),
+    FIELD(tunnel.ip_ttl, "tun_ttl", 0),
+    FIELD(tunnel.tp_src, "tun_tp_src", 0),
+    FIELD(tunnel.tp_dst, "tun_tp_dst", 0),
+    FIELD(tunnel.gbp_id, "tun_gbp_id", 0),
+    FIELD(tunnel.gbp_flags, "tun_gbp_flags", 0),
+    FIELD(tunnel.erspan_ver, "tun_erspan_ver", 0),
+    FIELD(tunnel.erspan_idx, "tun_erspan_idx", 0),
+    FIELD(tunnel.erspan_dir, "tun_erspan_dir", 0),
+    FIELD(tunnel.erspan_hwid, "tun_erspan_hwid", 0),
+    FIELD(tunnel.gtpu_flags, "tun_gtpu_flags", 0),
+    FIELD(tunnel.gtpu_msgtype, "tun_gtpu_msgtype", 0),
+    FIELD(tunnel.pad1, "tunnel pad", 0),
+    FIELD(tunnel.metadata, "tunnel options", 0),
     FIELD(metadata, "metadata", 0),
     FIELD(regs, "regs", 0),
     FIELD(skb_priority, "skb_priority", 0),
@@ -592,9 +801,14 @@ xlate_actions(const struct nlattr *actions, size_t actions_len,
 
     rule->count = true;
     if (!n_actions || first_type == OVS_ACTION_ATTR_DROP) {
-        /* An explicit drop ends the action list: nothing after it runs. */
+        /* An explicit drop ends the action list: nothing after it runs.  A
+         * dropped packet needs no decap (and a DROP rule takes no other
+         * action). */
         rule->fate = HW_FATE_DROP;
         rule->full = true;
+        rule->reformat = HW_REFORMAT_NONE;
+        rule->reformat_len = 0;
+        memset(rule->reformat_data, 0, sizeof rule->reformat_data);
         return 0;
     }
 
@@ -620,7 +834,9 @@ hw_translate_flow(const struct match *match, const struct nlattr *actions,
         .key = &match->flow,
         .orig_mask = &match->wc.masks,
         .mask = match->wc.masks,
+        .rule = rule,
         .outer = &rule->outer,
+        .inner = false,
         .reason = reason,
     };
     ovs_be16 dl_type;
@@ -629,6 +845,12 @@ hw_translate_flow(const struct match *match, const struct nlattr *actions,
     memset(rule, 0, sizeof *rule);
 
     error = xlate_metadata(&ctx, params);
+    if (!error && params->vport != HW_TUNNEL_NONE) {
+        /* The packet's headers are the inner ones behind the tunnel. */
+        error = xlate_tunnel(&ctx, params);
+        ctx.outer = &rule->inner;
+        ctx.inner = true;
+    }
     if (!error) {
         error = xlate_l2(&ctx, &dl_type);
     }
@@ -651,4 +873,421 @@ hw_translate_flow(const struct match *match, const struct nlattr *actions,
         memset(rule, 0, sizeof *rule);
     }
     return error;
+}
+
+void
+hw_translate_tunnel_restore(const struct match *match,
+                            const struct hw_translate_params *params,
+                            struct hw_tunnel_restore *restore)
+{
+    const struct flow_tnl *key = &match->flow.tunnel;
+    const struct flow_tnl *mask = &match->wc.masks.tunnel;
+    struct flow_tnl *tnl = &restore->tunnel;
+    uint16_t flags;
+
+    memset(restore, 0, sizeof *restore);
+    tnl->ip_dst = key->ip_dst & mask->ip_dst;
+    tnl->ip_src = key->ip_src & mask->ip_src;
+    tnl->ipv6_dst = ipv6_addr_bitand(&key->ipv6_dst, &mask->ipv6_dst);
+    tnl->ipv6_src = ipv6_addr_bitand(&key->ipv6_src, &mask->ipv6_src);
+    tnl->tun_id = key->tun_id & mask->tun_id;
+    tnl->ip_tos = key->ip_tos & mask->ip_tos;
+    tnl->ip_ttl = key->ip_ttl & mask->ip_ttl;
+
+    /* The flags as the software pop sets them: the flow's values where it
+     * matches them, otherwise what the tunnel type implies. */
+    flags = key->flags & mask->flags & FLOW_TNL_F_MASK;
+    if (!(mask->flags & FLOW_TNL_F_KEY)
+        && (params->vport == HW_TUNNEL_VXLAN || tnl->tun_id)) {
+        flags |= FLOW_TNL_F_KEY;
+    }
+    tnl->flags = flags;
+
+    /* The UDP source port is lost with the header; no flow matches it. */
+    tnl->tp_src = htons(0);
+    tnl->tp_dst = (params->vport == HW_TUNNEL_VXLAN
+                   ? params->vport_udp_port : htons(0));
+
+    restore->packet_type = (match->wc.masks.packet_type
+                            ? match->flow.packet_type : htonl(PT_ETH));
+}
+
+/* Tunnel push. */
+
+static const char *
+action_name(int type)
+{
+    switch (type) {
+    case OVS_ACTION_ATTR_OUTPUT: return "output";
+    case OVS_ACTION_ATTR_USERSPACE: return "userspace";
+    case OVS_ACTION_ATTR_SET: return "set";
+    case OVS_ACTION_ATTR_SET_MASKED: return "set";
+    case OVS_ACTION_ATTR_PUSH_VLAN: return "push_vlan";
+    case OVS_ACTION_ATTR_POP_VLAN: return "pop_vlan";
+    case OVS_ACTION_ATTR_SAMPLE: return "sample";
+    case OVS_ACTION_ATTR_RECIRC: return "recirc";
+    case OVS_ACTION_ATTR_HASH: return "hash";
+    case OVS_ACTION_ATTR_PUSH_MPLS: return "push_mpls";
+    case OVS_ACTION_ATTR_POP_MPLS: return "pop_mpls";
+    case OVS_ACTION_ATTR_CT: return "ct";
+    case OVS_ACTION_ATTR_TRUNC: return "trunc";
+    case OVS_ACTION_ATTR_PUSH_ETH: return "push_eth";
+    case OVS_ACTION_ATTR_POP_ETH: return "pop_eth";
+    case OVS_ACTION_ATTR_CT_CLEAR: return "ct_clear";
+    case OVS_ACTION_ATTR_PUSH_NSH: return "push_nsh";
+    case OVS_ACTION_ATTR_POP_NSH: return "pop_nsh";
+    case OVS_ACTION_ATTR_METER: return "meter";
+    case OVS_ACTION_ATTR_CLONE: return "clone";
+    case OVS_ACTION_ATTR_CHECK_PKT_LEN: return "check_pkt_len";
+    case OVS_ACTION_ATTR_ADD_MPLS: return "add_mpls";
+    case OVS_ACTION_ATTR_DROP: return "drop";
+    case OVS_ACTION_ATTR_TUNNEL_PUSH: return "tnl_push";
+    case OVS_ACTION_ATTR_TUNNEL_POP: return "tnl_pop";
+    case OVS_ACTION_ATTR_LB_OUTPUT: return "lb_output";
+    default: return "unknown";
+    }
+}
+
+static const char *
+tnl_type_name(uint32_t type)
+{
+    switch (type) {
+    case OVS_VPORT_TYPE_GRE: return "gre";
+    case OVS_VPORT_TYPE_VXLAN: return "vxlan";
+    case OVS_VPORT_TYPE_GENEVE: return "geneve";
+    case OVS_VPORT_TYPE_ERSPAN: return "erspan";
+    case OVS_VPORT_TYPE_IP6ERSPAN: return "ip6erspan";
+    case OVS_VPORT_TYPE_IP6GRE: return "ip6gre";
+    case OVS_VPORT_TYPE_GTPU: return "gtpu";
+    case OVS_VPORT_TYPE_BAREUDP: return "bareudp";
+    default: return "unknown";
+    }
+}
+
+/* Counts the tnl_push actions in 'actions', clones included. */
+static size_t
+count_pushes(const struct nlattr *actions, size_t actions_len)
+{
+    const struct nlattr *a;
+    size_t left, n = 0;
+
+    NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
+        if (nl_attr_type(a) == OVS_ACTION_ATTR_TUNNEL_PUSH) {
+            n++;
+        } else if (nl_attr_type(a) == OVS_ACTION_ATTR_CLONE) {
+            n += count_pushes(nl_attr_get(a), nl_attr_get_size(a));
+        }
+    }
+    return n;
+}
+
+#define PUSH_REFUSE(REASON, ...) \
+    xlate_fail(REASON, EOPNOTSUPP, __VA_ARGS__)
+
+/* Checks the header of the tnl_push 'data' and records it in 'push'.  The
+ * NIC copies the header verbatim and fills in only the outer IPv4 total
+ * length and checksum, IPv6 payload length and UDP length (hw-apis.md
+ * 3.1), so whatever the software push computes per packet beyond those
+ * (UDP or GRE checksum, GRE sequence number) rules the push out.  The UDP
+ * source port is the exception: OVS derives it per packet from the packet's
+ * hash for ECMP entropy, the NIC sends the header's (OVS leaves 0 there);
+ * receivers do not look at it. */
+static int
+parse_push_header(const struct ovs_action_push_tnl *data, bool l3,
+                  ovs_be16 inner_type, struct hw_push *push,
+                  struct ds *reason)
+{
+    const uint8_t *h = (const uint8_t *) data->header;
+    struct hw_headers *encap = &push->encap;
+    struct eth_header eth;
+    size_t ofs, need;
+    uint8_t proto;
+
+    if (data->tnl_type != OVS_VPORT_TYPE_VXLAN
+        && data->tnl_type != OVS_VPORT_TYPE_GRE
+        && data->tnl_type != OVS_VPORT_TYPE_IP6GRE) {
+        return PUSH_REFUSE(reason, "tnl_push of a %s tunnel not supported",
+                           tnl_type_name(data->tnl_type));
+    }
+    if (data->header_len > HW_REFORMAT_MAX_DATA
+        || data->header_len > sizeof data->header) {
+        return PUSH_REFUSE(reason, "tnl_push header of %"PRIu32" bytes too "
+                           "long", data->header_len);
+    }
+    if (data->header_len < ETH_HEADER_LEN) {
+        return PUSH_REFUSE(reason, "tnl_push header too short");
+    }
+
+    memset(encap, 0, sizeof *encap);
+    memcpy(&eth, h, sizeof eth);
+    encap->present = HW_HDR_ETH;
+    encap->eth.dst = eth.eth_dst;
+    encap->eth.src = eth.eth_src;
+    encap->eth.type = eth.eth_type;
+    memset(&encap->eth_mask.dst, 0xff, sizeof encap->eth_mask.dst);
+    memset(&encap->eth_mask.src, 0xff, sizeof encap->eth_mask.src);
+    encap->eth_mask.type = OVS_BE16_MAX;
+    ofs = ETH_HEADER_LEN;
+
+    if (eth.eth_type == htons(ETH_TYPE_IP)) {
+        struct ip_header ip;
+
+        if (data->header_len < ofs + IP_HEADER_LEN) {
+            return PUSH_REFUSE(reason, "tnl_push header too short");
+        }
+        memcpy(&ip, h + ofs, sizeof ip);
+        if (ip.ip_ihl_ver != IP_IHL_VER(5, 4)) {
+            return PUSH_REFUSE(reason, "tnl_push outer IPv4 header with "
+                               "options not supported");
+        }
+        proto = ip.ip_proto;
+        encap->present |= HW_HDR_IPV4;
+        encap->ipv4.src = get_16aligned_be32(&ip.ip_src);
+        encap->ipv4.dst = get_16aligned_be32(&ip.ip_dst);
+        encap->ipv4.proto = proto;
+        encap->ipv4.tos = ip.ip_tos;
+        encap->ipv4_mask.src = encap->ipv4_mask.dst = OVS_BE32_MAX;
+        encap->ipv4_mask.proto = encap->ipv4_mask.tos = UINT8_MAX;
+        ofs += IP_HEADER_LEN;
+    } else if (eth.eth_type == htons(ETH_TYPE_IPV6)) {
+        struct ovs_16aligned_ip6_hdr ip6;
+
+        if (data->header_len < ofs + IPV6_HEADER_LEN) {
+            return PUSH_REFUSE(reason, "tnl_push header too short");
+        }
+        memcpy(&ip6, h + ofs, sizeof ip6);
+        proto = ip6.ip6_ctlun.ip6_un1.ip6_un1_nxt;
+        encap->present |= HW_HDR_IPV6;
+        memcpy(&encap->ipv6.src, &ip6.ip6_src, sizeof encap->ipv6.src);
+        memcpy(&encap->ipv6.dst, &ip6.ip6_dst, sizeof encap->ipv6.dst);
+        encap->ipv6.next_hdr = proto;
+        encap->ipv6_mask.src = in6addr_exact;
+        encap->ipv6_mask.dst = in6addr_exact;
+        encap->ipv6_mask.next_hdr = UINT8_MAX;
+        ofs += IPV6_HEADER_LEN;
+    } else {
+        return PUSH_REFUSE(reason, "tnl_push outer ethertype %#06"PRIx16
+                           " not supported", ntohs(eth.eth_type));
+    }
+
+    if (data->tnl_type == OVS_VPORT_TYPE_VXLAN) {
+        struct udp_header udp;
+
+        need = ofs + UDP_HEADER_LEN + sizeof(struct vxlanhdr);
+        if (proto != IPPROTO_UDP || data->header_len != need) {
+            return PUSH_REFUSE(reason, "tnl_push VXLAN header malformed");
+        }
+        if (l3) {
+            return PUSH_REFUSE(reason, "tnl_push of an L3 packet into VXLAN "
+                               "not supported");
+        }
+        memcpy(&udp, h + ofs, sizeof udp);
+        if (udp.udp_csum) {
+            return PUSH_REFUSE(reason, "tnl_push with outer UDP checksum not "
+                               "supported: the NIC does not compute it");
+        }
+        encap->present |= HW_HDR_UDP;
+        encap->l4.src = udp.udp_src;
+        encap->l4.dst = udp.udp_dst;
+        encap->l4_mask.src = encap->l4_mask.dst = OVS_BE16_MAX;
+        /* The protocol is the UDP spec's. */
+        encap->ipv4.proto = encap->ipv4_mask.proto = 0;
+        encap->ipv6.next_hdr = encap->ipv6_mask.next_hdr = 0;
+    } else {
+        struct gre_base_hdr gre;
+        uint16_t gre_flags;
+
+        if (proto != IPPROTO_GRE
+            || data->header_len < ofs + sizeof gre) {
+            return PUSH_REFUSE(reason, "tnl_push GRE header malformed");
+        }
+        memcpy(&gre, h + ofs, sizeof gre);
+        gre_flags = ntohs(gre.flags);
+        if (gre_flags & (GRE_CSUM | GRE_SEQ)) {
+            return PUSH_REFUSE(reason, "tnl_push of GRE with %s not "
+                               "supported: the NIC does not compute it",
+                               gre_flags & GRE_CSUM ? "checksum"
+                                                    : "sequence number");
+        }
+        if (gre_flags & ~GRE_KEY) {
+            return PUSH_REFUSE(reason, "tnl_push GRE flags %#06"PRIx16" not "
+                               "supported", gre_flags);
+        }
+        need = ofs + sizeof gre + (gre_flags & GRE_KEY ? 4 : 0);
+        if (data->header_len != need) {
+            return PUSH_REFUSE(reason, "tnl_push GRE header malformed");
+        }
+        if (!l3 && gre.protocol != htons(ETH_TYPE_TEB)) {
+            return PUSH_REFUSE(reason, "tnl_push of an Ethernet frame with "
+                               "GRE protocol %#06"PRIx16" not supported",
+                               ntohs(gre.protocol));
+        }
+        if (l3 && gre.protocol != inner_type) {
+            return PUSH_REFUSE(reason, "tnl_push GRE protocol %#06"PRIx16
+                               " does not fit the packet",
+                               ntohs(gre.protocol));
+        }
+    }
+
+    push->tnl_port = data->tnl_port;
+    push->push_out_port = data->out_port;
+    push->tnl_type = data->tnl_type;
+    push->header_len = data->header_len;
+    memset(push->header, 0, sizeof push->header);
+    memcpy(push->header, h, data->header_len);
+    push->l3 = l3;
+    return 0;
+}
+
+/* After the tnl_push: exactly one output, nothing else. */
+static int
+check_after_push(const struct nlattr *rest, size_t rest_len,
+                 struct hw_push *push, struct ds *reason)
+{
+    const struct nlattr *a;
+    size_t left, n = 0;
+
+    NL_ATTR_FOR_EACH (a, left, rest, rest_len) {
+        if (nl_attr_type(a) != OVS_ACTION_ATTR_OUTPUT) {
+            return PUSH_REFUSE(reason, "%s after tnl_push not supported",
+                               action_name(nl_attr_type(a)));
+        }
+        if (n++) {
+            return PUSH_REFUSE(reason, "more than one output after tnl_push "
+                               "not supported");
+        }
+        push->out_port = nl_attr_get_odp_port(a);
+    }
+    if (!n) {
+        return PUSH_REFUSE(reason, "tnl_push without output");
+    }
+    return 0;
+}
+
+/* Walks one action list (the flow's, or a clone's) for the tnl_push.
+ * Returns ENOENT if the list holds none. */
+static int
+push_walk(const struct nlattr *actions, size_t actions_len,
+          ovs_be16 inner_type, struct hw_push *push, struct ds *reason)
+{
+    const struct nlattr *a;
+    bool pop_eth = false;
+    size_t left;
+
+    NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
+        int type = nl_attr_type(a);
+        int error;
+
+        if (pop_eth && type != OVS_ACTION_ATTR_TUNNEL_PUSH) {
+            return PUSH_REFUSE(reason, "pop_eth not followed by tnl_push "
+                               "not supported");
+        }
+        switch (type) {
+        case OVS_ACTION_ATTR_OUTPUT:
+        case OVS_ACTION_ATTR_USERSPACE:
+            /* Copies of the packet as it is; they do not change it. */
+            break;
+
+        case OVS_ACTION_ATTR_CLONE:
+            /* A clone works on a copy: unless the push is in it, it does not
+             * matter what it does. */
+            if (count_pushes(nl_attr_get(a), nl_attr_get_size(a))) {
+                return push_walk(nl_attr_get(a), nl_attr_get_size(a),
+                                 inner_type, push, reason);
+            }
+            break;
+
+        case OVS_ACTION_ATTR_POP_ETH:
+            pop_eth = true;
+            break;
+
+        case OVS_ACTION_ATTR_TUNNEL_PUSH: {
+            /* The attribute holds struct ovs_action_push_tnl up to the end
+             * of the header (odp_put_tnl_push_action()). */
+            size_t hdr_ofs = offsetof(struct ovs_action_push_tnl, header);
+            size_t size = nl_attr_get_size(a);
+            struct ovs_action_push_tnl data;
+
+            memset(&data, 0, sizeof data);
+            if (size < hdr_ofs || size > sizeof data) {
+                return xlate_fail(reason, EINVAL, "malformed tnl_push");
+            }
+            memcpy(&data, nl_attr_get(a), size);
+            if (data.header_len != size - hdr_ofs) {
+                return xlate_fail(reason, EINVAL, "malformed tnl_push");
+            }
+            error = parse_push_header(&data, pop_eth, inner_type, push,
+                                      reason);
+            if (!error) {
+                error = check_after_push(nl_attr_next(a),
+                                         left - NLA_ALIGN(a->nla_len), push,
+                                         reason);
+            }
+            return error;
+        }
+
+        default:
+            return PUSH_REFUSE(reason, "%s before tnl_push not supported",
+                               action_name(type));
+        }
+    }
+    return ENOENT;
+}
+
+int
+hw_translate_push(const struct hw_rule *ingress,
+                  const struct nlattr *actions, size_t actions_len,
+                  struct hw_push *push, struct ds *reason)
+{
+    const struct hw_headers *sent;
+    ovs_be16 inner_type;
+    size_t n_pushes;
+    struct hw_rule *egress;
+    int error;
+
+    memset(push, 0, sizeof *push);
+    n_pushes = count_pushes(actions, actions_len);
+    if (!n_pushes) {
+        return ENOENT;
+    } else if (n_pushes > 1) {
+        /* Each would need its own encap of the same packet on egress. */
+        return PUSH_REFUSE(reason, "more than one tnl_push not supported");
+    } else if (ingress->fate != HW_FATE_RSS) {
+        return PUSH_REFUSE(reason, "tnl_push of a dropped packet");
+    }
+
+    /* The packet as the flow sends it: the inner one of a vport flow. */
+    sent = ingress->tunnel != HW_TUNNEL_NONE ? &ingress->inner
+                                              : &ingress->outer;
+    inner_type = htons(sent->present & HW_HDR_IPV4 ? ETH_TYPE_IP
+                       : sent->present & HW_HDR_IPV6 ? ETH_TYPE_IPV6 : 0);
+
+    error = push_walk(actions, actions_len, inner_type, push, reason);
+    if (error) {
+        memset(push, 0, sizeof *push);
+        return error;
+    }
+
+    egress = &push->egress;
+    egress->outer = *sent;
+    if (push->l3) {
+        /* The L2_TO_L3 encap removes the Ethernet header; the software puts
+         * a placeholder one with the right ethertype in front of the L3
+         * packet (see netdev-offload-hw.c), which matches nothing else. */
+        if (!inner_type) {
+            return PUSH_REFUSE(reason, "tnl_push of a non-IP L3 packet not "
+                               "supported");
+        }
+        memset(&egress->outer.eth, 0, sizeof egress->outer.eth);
+        memset(&egress->outer.eth_mask, 0, sizeof egress->outer.eth_mask);
+        egress->outer.present &= ~HW_HDR_ETH;
+    }
+    egress->egress = true;
+    egress->reformat = push->l3 ? HW_REFORMAT_L3_ENCAP : HW_REFORMAT_L2_ENCAP;
+    memcpy(egress->reformat_data, push->header, push->header_len);
+    egress->reformat_len = push->header_len;
+    egress->count = true;
+    egress->fate = HW_FATE_RSS;
+    egress->full = false;
+    return 0;
 }

@@ -25,18 +25,30 @@
  * end refuses the flow and the reason names the field, so nothing is ever
  * silently ignored. */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "hw-rule.h"
+#include "openvswitch/packets.h"
 #include "openvswitch/types.h"
 
 struct match;
 struct nlattr;
 struct ds;
-struct hw_rule;
 
 struct hw_translate_params {
     uint32_t flow_mark;         /* From struct offload_info. */
-    odp_port_t in_port;         /* The hw port's odp port number. */
+    odp_port_t in_port;         /* The port the flow is put on: a hw port,
+                                 * or a tunnel vport (see below). */
+
+    /* A flow put on a tunnel vport (a "tunnel(...)" match, in_port the
+     * vport) is offloaded on the physical port its packets arrive by, as
+     * one rule: outer headers from the tunnel metadata, the tunnel, a decap
+     * and the inner headers.  'vport' is the vport's tunnel type
+     * (HW_TUNNEL_NONE for a flow on a hw port) and 'vport_udp_port' its
+     * UDP destination port (VXLAN). */
+    enum hw_tunnel_type vport;
+    ovs_be16 vport_udp_port;
 };
 
 /* Translates 'match' and 'actions' into 'rule'.  Returns 0 on success.  On
@@ -46,5 +58,64 @@ int hw_translate_flow(const struct match *, const struct nlattr *actions,
                       size_t actions_len,
                       const struct hw_translate_params *,
                       struct hw_rule *, struct ds *reason);
+
+/* What a packet decapsulated by the rule of a vport flow must get back in
+ * hw_miss_packet_recover() so that the datapath sees it as the software
+ * tnl_pop would have left it. */
+struct hw_tunnel_restore {
+    struct flow_tnl tunnel;     /* Up to, not including, 'metadata'. */
+    ovs_be32 packet_type;       /* PT_ETH, or the L3 type of an L3 decap
+                                 * (whose 14-byte placeholder Ethernet
+                                 * header recovery removes). */
+};
+
+/* Fills 'restore' for the vport flow 'match', which hw_translate_flow()
+ * translated with 'params'.  Every tunnel field the flow matches was matched
+ * exactly (translate refuses anything else), so these are the values of
+ * every packet the rule decapsulates, except for the fields no flow can
+ * match: the outer UDP source port (restored as 0) and TTL (as the flow's
+ * masked value, 0). */
+void hw_translate_tunnel_restore(const struct match *,
+                                 const struct hw_translate_params *,
+                                 struct hw_tunnel_restore *restore);
+
+/* Tunnel push.
+ *
+ * A flow whose actions push a tunnel header ("tnl_push(...)") and send the
+ * result to a port can leave the push to the NIC: an egress rule on that
+ * port matches the packet as the flow sends it and applies an encap
+ * reformat whose data is the header OVS would have pushed; the software
+ * then skips the push for the flow's packets (vswitchd-patches/0004). */
+struct hw_push {
+    struct hw_rule egress;      /* Egress rule: match + encap reformat. */
+    odp_port_t out_port;        /* The port the flow outputs to after the
+                                 * push, where the egress rule goes. */
+
+    /* The tnl_push action, as struct ovs_action_push_tnl has it. */
+    odp_port_t tnl_port;
+    odp_port_t push_out_port;
+    uint32_t tnl_type;          /* OVS_VPORT_TYPE_*. */
+    uint32_t header_len;
+    uint8_t header[HW_REFORMAT_MAX_DATA];
+
+    bool l3;                    /* A pop_eth comes before the push: the
+                                 * encap is L2_TO_L3_TUNNEL. */
+    struct hw_headers encap;    /* The outer headers the encap adds, under
+                                 * exact masks, to check that an egress
+                                 * rule cannot match an encapsulated
+                                 * packet. */
+};
+
+/* Looks for a tunnel push in 'actions' of a flow whose ingress rule
+ * hw_translate_flow() made as 'ingress'.  Returns 0 and fills 'push' if the
+ * NIC can do the push: exactly one tnl_push of a VXLAN or GRE header
+ * (IPv4 or IPv6 outer, no UDP checksum, no GRE checksum or sequence number),
+ * no action before it that changes the packet (a pop_eth right before it
+ * makes an L3 encap), and exactly one output after it, to 'push->out_port'.
+ * Returns ENOENT if the actions push no tunnel header, or EOPNOTSUPP with a
+ * reason in 'reason'. */
+int hw_translate_push(const struct hw_rule *ingress,
+                      const struct nlattr *actions, size_t actions_len,
+                      struct hw_push *push, struct ds *reason);
 
 #endif /* hw-translate.h */

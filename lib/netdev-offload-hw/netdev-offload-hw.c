@@ -38,7 +38,39 @@
  *     flow_get() never reads counters that are going away, but flow_put()
  *     creates its rule outside it, so that a slow device does not hold up
  *     flow_get() (only the rare reinstall after a reconfiguration creates
- *     rules under it). */
+ *     rules under it).
+ * Two global mutexes come after them: 'hw_egress_mutex' (egress rules) and
+ * then 'hw_marks_mutex' (the mark table).
+ *
+ * Tunnels.
+ *
+ * Decap.  dpif-netdev puts the flows of packets that came out of a tunnel
+ * ("tunnel(...)" match, in_port the vxlan or gre vport) on the vport, with
+ * the physical port the packets arrived by in info->orig_in_port.  The
+ * plugin claims the vxlan and gre vports of the userspace datapath for
+ * that.  A vport flow's rule (outer headers from the tunnel metadata,
+ * tunnel, decap, inner headers, tag) goes to the physical port's device and
+ * entries map, so that the physical port's reconfiguration and removal deal
+ * with it like with its own rules; the vport only keeps an index from ufid
+ * to that port ('vport_flows').  The packets the rule tags arrive
+ * decapsulated: hw_miss_packet_recover() finds their mark in the mark table
+ * and gives them the tunnel metadata and in_port the software pop would
+ * have given them.  It keeps the mark, so that dpif-netdev's mark lookup,
+ * which does not look at in_port, runs the vport flow's actions at once.
+ * The mark table entry is published before the rule exists, so no tagged
+ * packet ever arrives without it.
+ *
+ * The flow that pops the tunnel (tnl_pop on the physical port) keeps an
+ * ordinary partial rule without decap: struct flow has no field for the
+ * VNI or key of an encapsulated packet, and the megaflow does not match the
+ * outer source address either, so after a decap in that rule the metadata
+ * the vport flows match on would be lost.  The vport rules are more
+ * specific and come first (hw-rule.h); the packets none of them takes
+ * reach the tnl_pop rule and are popped in software.  Tagged inner frames
+ * are kept away from the vport rules by the inner VLAN guard rules the
+ * physical port carries while it has tunnel rules.
+ *
+ * Encap.  See struct hw_egress. */
 
 #include <config.h>
 #include "netdev-offload-hw.h"
@@ -47,17 +79,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmap.h"
 #include "coverage.h"
+#include "dp-packet.h"
 #include "dpif.h"
 #include "hash.h"
 #include "hw-encode.h"
 #include "hw-flow.h"
+#include "hw-fwdump.h"
 #include "hw-model.h"
+#include "hw-privileges.h"
 #include "hw-rule.h"
 #include "hw-translate.h"
 #include "netdev-hw.h"
 #include "netdev-offload-provider.h"
 #include "netdev-provider.h"
+#include "netdev-vport.h"
 #include "netlink.h"
 #include "odp-netlink.h"
 #include "odp-util.h"
@@ -82,6 +119,11 @@ COVERAGE_DEFINE(hw_offload_put_full);
 COVERAGE_DEFINE(hw_offload_refused);
 COVERAGE_DEFINE(hw_offload_device_error);
 COVERAGE_DEFINE(hw_offload_del);
+COVERAGE_DEFINE(hw_offload_push_refused);
+COVERAGE_DEFINE(hw_offload_recover);
+
+struct hw_mark_rec;
+struct hw_egress;
 
 /* One offloaded datapath flow. */
 struct hw_offload_entry {
@@ -94,6 +136,15 @@ struct hw_offload_entry {
     struct hw_flow flow;            /* What is installed on the device. */
     bool installed;                 /* False while the port's device is
                                      * being reconfigured. */
+
+    odp_port_t vport;               /* The vport of a vport flow, whose rule
+                                     * lives on this physical port, or
+                                     * ODPP_NONE. */
+    struct hw_mark_rec *mark_rec;   /* What it published in the mark table,
+                                     * or NULL.  Only compared, never read:
+                                     * a modify replaces it. */
+    struct hw_egress *egress;       /* The egress rule that does its tunnel
+                                     * push, or NULL. */
 
     /* The flow as OVS gave it, for flow_get() and flow dumps. */
     struct minimatch match;
@@ -132,6 +183,18 @@ struct hw_offload_port {
     /* Installed rules per offload thread, for flow_get_n_flows(). */
     unsigned int n_threads;
     uint64_t *n_flows OVS_GUARDED;
+
+    /* A tunnel vport: it has no device; its flows' rules are on the
+     * physical ports, and 'vport_flows' says which. */
+    bool vport;
+    enum hw_tunnel_type tunnel;     /* Its tunnel type, if 'vport'. */
+    struct hmap vport_flows OVS_GUARDED;    /* Contains hw_vport_flow. */
+
+    /* A physical port's inner VLAN guard rules (hw-rule.h), installed while
+     * it has tunnel rules. */
+    struct hw_flow tnl_guards[8] OVS_GUARDED;
+    bool tnl_guards_installed OVS_GUARDED;
+    size_t n_tunnel_rules OVS_GUARDED;  /* Installed tunnel rules. */
 
     uint64_t n_full OVS_GUARDED;    /* Installed rules, by mode. */
     uint64_t n_partial OVS_GUARDED;
@@ -605,6 +668,12 @@ netdev_offload_hw_init_flow_api(struct netdev *netdev)
             ovsrcu_set(&netdev->hw_info.offload_data, NULL);
             ovsrcu_postpone(hw_offload_port_free, stale);
         }
+    }
+
+    /* Without the capabilities the device needs, the port's flows stay in
+     * software. */
+    if (hw_privileges_check_offload(netdev)) {
+        return EOPNOTSUPP;
     }
 
     port = hw_offload_port_create(netdev);
@@ -1317,6 +1386,8 @@ netdev_hw_register(void)
     unixctl_command_register("netdev-hw/not-offloaded", "[PORT]", 0, 1,
                              hw_offload_unixctl_not_offloaded, NULL);
 
+    hw_fwdump_register_commands();
+    hw_privileges_register_commands();
     netdev_hw_set_reconfigure_cb(hw_offload_reconfigure_cb);
 
     ovsthread_once_done(&once);

@@ -1,0 +1,27 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+
+#include <config.h>
+#undef NDEBUG
+#include "ovstest.h"
+
+static void
+test_hw_model_tunnel_main(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+{
+}
+
+OVSTEST_REGISTER("test-hw-model-tunnel", test_hw_model_tunnel_main);

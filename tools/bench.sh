@@ -1,0 +1,481 @@
+#!/bin/bash
+# bench.sh -- the plugin's benchmarks (Documentation/performance.rst).
+#
+# Prints, in one run, five sections with medians of several repetitions and
+# the ratios measured side by side, each with the command that reproduces
+# it:
+#   1. microbenchmark, one process: translate + encode + install per flow,
+#      and delete, for 1k, 100k and 1M flows (ovstest test-hw-bench flows);
+#   2. end to end in ovs-vswitchd: N datapath flows added with
+#      dpctl/add-flow over one unixctl connection, time until all are
+#      offloaded: hw ports on the NIC model vs dummy ports with OVS's dummy
+#      provider vs hw-offload=false;
+#   3. packet path: PMD cycles per packet with the 100k flows of section 2
+#      partially offloaded (mark hits) vs hw-offload=false, same traffic;
+#   4. miss path: hw-offload=true with no flow offloadable vs false;
+#   5. RSS spread over 2, 4 and 8 queues (ovstest test-hw-bench rss).
+# Raw output, data files and bench.png (gnuplot, if installed) go to OUT.
+#
+# usage: bench.sh [-b OVS_DIR] [-o OUT] [-q] [-s "1 2 3 4 5"]
+#   -b  built OVS tree (default ovs-build/openvswitch of this repository)
+#   -o  output directory (default bench-out/ of this repository)
+#   -q  quick: small sizes, one repetition (checks that everything runs)
+#   -s  sections to run (section 3 runs inside section 2's 100k runs)
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+B=$TOP/ovs-build/openvswitch
+OUT=$TOP/bench-out
+QUICK=0
+SECTIONS="1 2 3 4 5"
+while getopts "b:o:qs:" o; do
+    case $o in
+        b) B=$OPTARG ;; o) OUT=$OPTARG ;; q) QUICK=1 ;; s) SECTIONS=$OPTARG ;;
+        *) sed -n '2,25p' "$0"; exit 1 ;;
+    esac
+done
+B=$(cd "$B" && pwd) || exit 1
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+export PATH="$B/utilities:$B/vswitchd:$B/ovsdb:$B/tests:$PATH"
+
+# Sizes and repetitions.  Fewer repetitions for the large sizes keep a full
+# run under 15 minutes on 2 CPUs.
+if [ $QUICK = 1 ]; then
+    S1_SIZES=1000,10000 S1_REPS=2,1
+    S2_NS="1000 10000" S2_REPS="1 1"
+    S3_N=10000 S3_PASSES=2
+    S4_N=1000 S4_REPS=1 S4_PASSES=5
+    S5_TUPLES=4096 S5_REPS=1
+else
+    S1_SIZES=1000,100000,1000000 S1_REPS=5,3,3
+    S2_NS="10000 100000" S2_REPS="5 3"
+    S3_N=100000 S3_PASSES=2
+    S4_N=1000 S4_REPS=5 S4_PASSES=100
+    S5_TUPLES=65536 S5_REPS=5
+fi
+WINDOW=64           # unixctl requests in flight
+BURST=128           # packets per hw-model/receive call
+NCPU=$(nproc)
+PMD_MASK=0x2        # the PMD on the second CPU, the rest on the first
+[ "$NCPU" -lt 2 ] && PMD_MASK=0x1
+
+have() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
+median() { sort -g | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a / b; else print "n/a"}'; }
+target() {   # $1 name, $2 value, $3 op (le|ge), $4 limit
+    local ok
+    ok=$(awk -v v="$2" -v op="$3" -v l="$4" 'BEGIN {
+        if (v == "n/a" || v == "") print "n/a";
+        else if (op == "le") print (v <= l ? "met" : "MISSED");
+        else print (v >= l ? "met" : "MISSED") }')
+    printf 'TARGET %-44s %10s  (%s %s)  %s\n' "$1" "$2" \
+        "$([ "$3" = le ] && echo "<=" || echo ">=")" "$4" "$ok"
+    echo "$1|$2|$3 $4|$ok" >> "$OUT/targets.txt"
+}
+section() { printf '\n== %s ==\n' "$*"; }
+
+PY=$OUT/bench-unixctl.py
+cat > "$PY" <<'EOF'
+# Minimal unixctl JSON-RPC client: many commands over one connection, with
+# up to 'window' requests in flight.
+import json, re, socket, struct, sys, time
+
+class Conn:
+    def __init__(self, path, window=1):
+        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.s.connect(path)
+        self.buf = ""; self.dec = json.JSONDecoder()
+        self.window = window; self.inflight = 0; self.id = 0
+        self.errors = 0; self.first_error = None; self.last = None
+    def _read_one(self):
+        while True:
+            b = self.buf.lstrip()
+            if b:
+                try:
+                    obj, end = self.dec.raw_decode(b)
+                    self.buf = b[end:]
+                    return obj
+                except ValueError:
+                    pass
+            data = self.s.recv(1 << 20)
+            if not data:
+                raise SystemExit("connection closed")
+            self.buf += data.decode()
+    def _reap(self):
+        r = self._read_one(); self.inflight -= 1; self.last = r
+        if r.get("error") is not None:
+            self.errors += 1
+            self.first_error = self.first_error or r["error"]
+    def send(self, method, params):
+        self.id += 1
+        self.s.sendall(json.dumps({"id": self.id, "method": method,
+                                   "params": params}).encode())
+        self.inflight += 1
+        while self.inflight >= self.window:
+            self._reap()
+    def drain(self):
+        while self.inflight:
+            self._reap()
+    def call(self, method, params=[]):
+        self.send(method, params); self.drain()
+        return self.last.get("result") or ""
+
+def ip(i):
+    return "%d.%d.%d.%d" % (10, (i >> 16) & 255, (i >> 8) & 255, i & 255)
+
+def flow(i, ttl):
+    # Flow i (from 0) of the benchmark: on port 1 or 2, output to 3.
+    return ("in_port(%d),eth(src=00:00:00:00:00:01,dst=00:00:00:00:00:02),"
+            "eth_type(0x0800),ipv4(src=%s,dst=192.168.0.1,proto=17%s,"
+            "frag=no),udp(src=1000,dst=2000)"
+            % (i % 2 + 1, ip(i + 1), ",ttl=64" if ttl else ""))
+
+def packet(i):
+    # A 60-byte UDP packet of flow i, as hex.
+    src = struct.pack("!I", (10 << 24) + i + 1)
+    dst = bytes([192, 168, 0, 1])
+    ip_hdr = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 46, 0, 0, 64,
+                                   17, 0, src, dst))
+    csum = sum(struct.unpack("!10H", bytes(ip_hdr)))
+    while csum >> 16:
+        csum = (csum & 0xffff) + (csum >> 16)
+    ip_hdr[10:12] = struct.pack("!H", ~csum & 0xffff)
+    udp = struct.pack("!HHHH", 1000, 2000, 26, 0) + bytes(18)
+    eth = bytes.fromhex("000000000002" "000000000001" "0800")
+    return (eth + bytes(ip_hdr) + udp).hex()
+
+def stat(text, regex):
+    m = re.search(regex, text)
+    return int(m.group(1)) if m else -1
+
+def done(c, n, mode):
+    flows = stat(c.call("dpctl/show"), r"flows:\s*(\d+)")
+    if mode == "off":
+        return flows == n
+    s = c.call("dpctl/offload-stats-show")
+    enq = stat(s, r"Total\s+Enqueued offloads:\s*(\d+)")
+    ins = stat(s, r"Total\s+Inserted offloads:\s*(\d+)")
+    if mode == "hw":
+        return flows == n and enq == 0 and ins == n
+    return flows == n and enq == 0   # dummy: it reports nothing inserted
+
+cmd, path = sys.argv[1], sys.argv[2]
+if cmd == "add":
+    # add PATH N WINDOW MODE TTL: adds N flows, waits until MODE says all
+    # are in; prints start, end of injection, done, errors.
+    n, window, mode, ttl = (int(sys.argv[3]), int(sys.argv[4]), sys.argv[5],
+                            sys.argv[6] == "1")
+    c = Conn(path, window)
+    t0 = time.time()
+    for i in range(n):
+        c.send("dpctl/add-flow", [flow(i, ttl), "3"])
+    c.drain()
+    t1 = time.time()
+    w = Conn(path, 1)
+    deadline = t1 + 300
+    while not done(w, n, mode) and time.time() < deadline:
+        time.sleep(0.002)
+    t2 = time.time()
+    if t2 >= deadline:
+        print("TIMEOUT", file=sys.stderr)
+    print("%.6f %.6f %.6f %d %s" % (t0, t1, t2, c.errors,
+                                   json.dumps(c.first_error)))
+elif cmd == "traffic":
+    # traffic PATH DEV N PASSES BURST: sends a packet of every flow of
+    # port 1 (even i < N), PASSES times, BURST packets per call.
+    dev, n, passes, burst = (sys.argv[3], int(sys.argv[4]),
+                             int(sys.argv[5]), int(sys.argv[6]))
+    pkts = [packet(i) for i in range(0, n, 2)]
+    c = Conn(path, 1)
+    for _ in range(passes):
+        for k in range(0, len(pkts), burst):
+            c.call("hw-model/receive", [dev] + pkts[k:k + burst])
+    if c.errors:
+        print("errors: %d %s" % (c.errors, c.first_error), file=sys.stderr)
+    print(passes * len(pkts))
+EOF
+
+RUNS=$OUT/runs
+mkdir -p "$RUNS"
+appctl() { ovs-appctl --timeout=120 "$@"; }
+
+start_ovs() {   # $1 run dir, $2 port type (hw|dummy-pmd), $3 hw-offload
+    D=$1
+    rm -rf "$D"; mkdir -p "$D"
+    export OVS_RUNDIR=$D OVS_LOGDIR=$D OVS_DBDIR=$D OVS_SYSCONFDIR=$D
+    ovsdb-tool create "$D/conf.db" "$B/vswitchd/vswitch.ovsschema"
+    ovsdb-server --detach --no-chdir --pidfile --log-file \
+        --remote=punix:"$D/db.sock" "$D/conf.db"
+    ovs-vsctl --no-wait init
+    ovs-vsctl --no-wait set Open_vSwitch . other_config:hw-offload=$3 \
+        other_config:max-idle=3600000 other_config:pmd-cpu-mask=$PMD_MASK
+    ovs-vswitchd --enable-dummy --disable-system --disable-system-route \
+        --detach --no-chdir --pidfile --log-file -vconsole:off 2>/dev/null
+    local ports="" i
+    for i in 1 2 3; do
+        ports="$ports -- add-port br0 p$i -- set Interface p$i type=$2"
+        ports="$ports ofport_request=$i"
+        [ "$2" = hw ] && ports="$ports options:device=model$((i - 1)) options:n_rxq=1"
+    done
+    # shellcheck disable=SC2086
+    ovs-vsctl add-br br0 -- set bridge br0 datapath_type=dummy \
+        fail-mode=secure $ports
+    if [ "$3" = true ]; then
+        local api=hw; [ "$2" = hw ] || api=dummy
+        for _ in $(seq 200); do
+            grep -q "p2: Assigned flow API '$api'" "$D/ovs-vswitchd.log" &&
+                grep -q "p1: Assigned flow API '$api'" "$D/ovs-vswitchd.log" &&
+                break
+            sleep 0.05
+        done
+    fi
+    # in_port(N) of the flows is the port's datapath number.
+    for i in 1 2 3; do
+        appctl dpctl/show | grep -q "port $i: p$i " ||
+            { echo "p$i is not datapath port $i" >&2; appctl dpctl/show >&2; }
+    done
+    CTL=$(ls "$D"/ovs-vswitchd.*.ctl)
+    appctl revalidator/pause >/dev/null
+}
+
+stop_ovs() {
+    appctl revalidator/resume >/dev/null 2>&1
+    ovs-appctl --timeout=20 exit >/dev/null 2>&1 ||
+        kill "$(cat "$D/ovs-vswitchd.pid" 2>/dev/null)" 2>/dev/null
+    ovs-appctl --timeout=10 -t ovsdb-server exit >/dev/null 2>&1 ||
+        kill "$(cat "$D/ovsdb-server.pid" 2>/dev/null)" 2>/dev/null
+    sleep 0.2
+}
+
+# Sends traffic into p1 and prints "cycles/pkt rx_packets phwol% emc%
+# megaflow% upcalls".
+measure_traffic() {   # $1 N flows, $2 passes
+    python3 "$PY" traffic "$CTL" model0 "$1" 1 "$BURST" >/dev/null   # warm-up
+    appctl dpif-netdev/pmd-stats-clear >/dev/null
+    python3 "$PY" traffic "$CTL" model0 "$1" "$2" "$BURST" >/dev/null
+    sleep 0.2
+    appctl dpif-netdev/pmd-perf-show > "$D/pmd-perf.txt"
+    awk '
+        /pmd thread/ {pmd = 1}
+        pmd && /Rx packets:/ {rx = $3; gsub(/[(,]/, "", $6); cpp = $6}
+        pmd && /PHWOL hits:/ {phwol = $5}
+        pmd && /EMC hits:/ {emc = $5}
+        pmd && /Megaflow hits:/ {mf = $5}
+        pmd && /- Upcalls:/ {up = $3}
+        END {gsub(/[(%,]/, "", phwol); gsub(/[(%,]/, "", emc);
+             gsub(/[(%,]/, "", mf);
+             print cpp, rx, phwol, emc, mf, up}' "$D/pmd-perf.txt"
+}
+
+echo "# netdev-offload-hw benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "# OVS: $B ($(ovs-vswitchd --version | head -1))"
+echo "# host: $NCPU CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
+echo "# command: $0 $*"
+echo "# output: $OUT"
+: > "$OUT/targets.txt"
+T_START=$(date +%s)
+
+# ---------------------------------------------------------------------------
+if have 1; then
+    section "1. microbenchmark: per-flow cost of the plugin, one process"
+    CMD="ovstest test-hw-bench flows $S1_SIZES $S1_REPS"
+    echo "\$ $CMD"
+    $B/tests/ovstest test-hw-bench flows $S1_SIZES $S1_REPS | tee "$OUT/s1.txt"
+    plugin1=$(awk '$1 == "SUMMARY" && NR > 0 {print $5; exit}' "$OUT/s1.txt")
+    pluginL=$(awk '$1 == "SUMMARY" {v = $5} END {print v}' "$OUT/s1.txt")
+    bytesL=$(awk '$1 == "SUMMARY" {v = $7} END {print v}' "$OUT/s1.txt")
+    bytesmax=$(awk '$1 == "SUMMARY" {if ($7 > m) m = $7} END {print m}' "$OUT/s1.txt")
+    nL=$(awk '$1 == "SUMMARY" {v = $2} END {print v}' "$OUT/s1.txt")
+    n0=$(awk '$1 == "SUMMARY" {print $2; exit}' "$OUT/s1.txt")
+    target "1 plugin ns per flow_put at N=$nL" "$pluginL" le 1000
+    target "1 plugin ns per flow_put, $nL/$n0" "$(ratio "$pluginL" "$plugin1")" le 1.5
+    target "1 plugin bytes per offloaded flow (max)" "$bytesmax" le 512
+fi
+
+# ---------------------------------------------------------------------------
+if have 2 || have 3; then
+    section "2. end to end: dpctl/add-flow of N flows until all offloaded"
+    echo "# ovs-vswitchd with 3 ports (p1, p2 in, p3 out) on a dummy datapath,"
+    echo "# PMD on cpu mask $PMD_MASK, revalidators paused; N distinct flows"
+    echo "# in_port(1|2),eth(..),eth_type(0x0800),ipv4(src=10.x.y.z,dst=192.168.0.1,proto=17,frag=no),udp(src=1000,dst=2000) -> 3"
+    echo "# alternating p1/p2 (a model device holds 65536 rules per priority,"
+    echo "# like mlx5), sent with $WINDOW dpctl/add-flow requests in flight"
+    echo "# over one unixctl connection.  Done when dpctl/show has N flows and"
+    echo "#   hw:    offload-stats-show 'Inserted offloads' = N (p1-p3 type hw, NIC model)"
+    echo "#   dummy: 'Enqueued offloads' = 0 (p1-p3 type dummy-pmd, OVS's dummy provider,"
+    echo "#          which cannot report inserted flows)"
+    echo "#   off:   hw-offload=false (p1-p3 type hw)"
+    echo "\$ python3 $PY add CTL N $WINDOW MODE 0   # per run, see tools/bench.sh"
+    : > "$OUT/s2.dat"; : > "$OUT/s3.dat"
+    set -- $S2_REPS
+    for n in $S2_NS; do
+        reps=$1; [ $# -gt 1 ] && shift
+        for r in $(seq "$reps"); do
+            for mode in hw dummy off; do
+                case $mode in
+                    hw) start_ovs "$RUNS/s2-$mode" hw true ;;
+                    dummy) start_ovs "$RUNS/s2-$mode" dummy-pmd true ;;
+                    off) start_ovs "$RUNS/s2-$mode" hw false ;;
+                esac
+                read -r t0 t1 t2 errs first < <(python3 "$PY" add "$CTL" "$n" "$WINDOW" "$mode" 0)
+                secs=$(awk -v a="$t0" -v b="$t2" 'BEGIN {printf "%.3f", b - a}')
+                inj=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}')
+                rate=$(awk -v n="$n" -v s="$secs" 'BEGIN {printf "%.0f", n / s}')
+                extra=""
+                if [ "$mode" = hw ]; then
+                    extra=" $(appctl netdev-hw/show p1 | sed -n 's/^ *offload: /p1 offload: /p')"
+                fi
+                printf 'run %-5s N=%-6s rep=%s add_s=%s all_done_s=%s flows_per_s=%s errors=%s%s\n' \
+                    "$mode" "$n" "$r" "$inj" "$secs" "$rate" "$errs" "$extra"
+                echo "$mode $n $secs $rate" >> "$OUT/s2.dat"
+                if have 3 && [ "$n" = "$S3_N" ] && [ "$mode" != dummy ]; then
+                    read -r cpp rx phwol emc mf up < <(measure_traffic "$n" "$S3_PASSES")
+                    printf 'run %-5s N=%-6s rep=%s section3 cycles_per_pkt=%s rx=%s phwol=%s%% emc=%s%% megaflow=%s%% upcalls=%s\n' \
+                        "$mode" "$n" "$r" "$cpp" "$rx" "$phwol" "$emc" "$mf" "$up"
+                    echo "$mode $cpp $rx $phwol" >> "$OUT/s3.dat"
+                fi
+                stop_ovs
+            done
+        done
+    done
+    echo "# medians"
+    for n in $S2_NS; do
+        for mode in hw dummy off; do
+            s=$(awk -v m=$mode -v n="$n" '$1 == m && $2 == n {print $3}' "$OUT/s2.dat" | median)
+            f=$(awk -v m=$mode -v n="$n" '$1 == m && $2 == n {print $4}' "$OUT/s2.dat" | median)
+            printf 'MEDIAN %-5s N=%-6s all_done_s=%s flows_per_s=%s\n' "$mode" "$n" "$s" "$f"
+            echo "$n $mode $s $f" >> "$OUT/s2.med"
+        done
+        hw=$(awk -v n="$n" '$1 == "hw" && $2 == n {print $4}' "$OUT/s2.dat" | median)
+        du=$(awk -v n="$n" '$1 == "dummy" && $2 == n {print $4}' "$OUT/s2.dat" | median)
+        of=$(awk -v n="$n" '$1 == "off" && $2 == n {print $4}' "$OUT/s2.dat" | median)
+        printf 'RATIO N=%s: hw/dummy %s, hw/off %s, dummy/off %s (flows/s)\n' "$n" \
+            "$(ratio "$hw" "$du")" "$(ratio "$hw" "$of")" "$(ratio "$du" "$of")"
+        target "2 e2e rate hw/dummy at N=$n" "$(ratio "$hw" "$du")" ge 0.9
+    done
+fi
+
+if have 3; then
+    section "3. packet path: PMD cycles/packet, $S3_N flows, mark hits vs hw-offload=false"
+    echo "# In section 2's N=$S3_N runs (hw and off), after every flow is in:"
+    echo "# the packets of p1's $((S3_N / 2)) flows, $BURST per hw-model/receive call,"
+    echo "# one warm-up pass, dpif-netdev/pmd-stats-clear, $S3_PASSES passes measured;"
+    echo "# cycles/pkt from dpif-netdev/pmd-perf-show (busy cycles / Rx packets)."
+    echo "\$ python3 $PY traffic CTL model0 $S3_N $S3_PASSES $BURST; ovs-appctl dpif-netdev/pmd-perf-show"
+    hw=$(awk '$1 == "hw" {print $2}' "$OUT/s3.dat" | median)
+    of=$(awk '$1 == "off" {print $2}' "$OUT/s3.dat" | median)
+    printf 'MEDIAN cycles/pkt: partial offload (mark) %s, hw-offload=false %s\n' "$hw" "$of"
+    printf 'RATIO mark/off %s\n' "$(ratio "$hw" "$of")"
+    target "3 cycles/pkt mark hit / hw-offload=false" "$(ratio "$hw" "$of")" le 0.5
+fi
+
+# ---------------------------------------------------------------------------
+if have 4; then
+    section "4. miss path: hw-offload=true, nothing offloadable, vs false"
+    echo "# $S4_N flows as in section 2 but matching ttl=64, which the hardware"
+    echo "# cannot match (every flow is refused and stays in software); the same"
+    echo "# traffic ($S4_PASSES passes over p1's $((S4_N / 2)) flows, EMC hits) with"
+    echo "# hw-offload=true and =false, alternating, $S4_REPS runs each."
+    echo "\$ python3 $PY add CTL $S4_N $WINDOW MODE 1; python3 $PY traffic CTL model0 $S4_N $S4_PASSES $BURST"
+    : > "$OUT/s4.dat"
+    for r in $(seq "$S4_REPS"); do
+        for mode in on off; do
+            if [ $mode = on ]; then
+                start_ovs "$RUNS/s4-$mode" hw true
+                wmode=dummy   # wait until the offload queue is empty
+            else
+                start_ovs "$RUNS/s4-$mode" hw false
+                wmode=off
+            fi
+            python3 "$PY" add "$CTL" "$S4_N" "$WINDOW" "$wmode" 1 >/dev/null
+            read -r cpp rx phwol emc mf up < <(measure_traffic "$S4_N" "$S4_PASSES")
+            extra=""
+            if [ $mode = on ]; then
+                extra=" $(appctl netdev-hw/show p1 | sed -n 's/^ *offload: /p1 offload: /p')"
+            fi
+            printf 'run %-3s rep=%s cycles_per_pkt=%s rx=%s phwol=%s%% emc=%s%% megaflow=%s%%%s\n' \
+                "$mode" "$r" "$cpp" "$rx" "$phwol" "$emc" "$mf" "$extra"
+            echo "$mode $cpp $rx" >> "$OUT/s4.dat"
+            stop_ovs
+        done
+    done
+    on=$(awk '$1 == "on" {print $2}' "$OUT/s4.dat" | median)
+    of=$(awk '$1 == "off" {print $2}' "$OUT/s4.dat" | median)
+    printf 'MEDIAN cycles/pkt: hw-offload=true (all refused) %s, hw-offload=false %s\n' "$on" "$of"
+    printf 'RATIO on/off %s\n' "$(ratio "$on" "$of")"
+    target "4 miss-path cycles/pkt on/off" "$(ratio "$on" "$of")" le 1.005
+fi
+
+# ---------------------------------------------------------------------------
+if have 5; then
+    section "5. RSS spread: max/mean queue load"
+    CMD="ovstest test-hw-bench rss $S5_TUPLES $S5_REPS"
+    echo "\$ $CMD"
+    $B/tests/ovstest test-hw-bench rss $S5_TUPLES $S5_REPS | tee "$OUT/s5.txt"
+    worst=$(awk '$1 == "MED" {split($4, a, "="); if (a[2] > m) m = a[2]} END {print m}' "$OUT/s5.txt")
+    target "5 RSS max/mean (worst of 2, 4, 8 queues)" "$worst" le 1.10
+fi
+
+# ---------------------------------------------------------------------------
+section "targets"
+awk -F'|' '{printf "%-46s %10s  %-9s %s\n", $1, $2, $3, $4}' "$OUT/targets.txt"
+echo "# total time $(( $(date +%s) - T_START )) s"
+
+# The plot.
+if ! command -v gnuplot >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
+   command -v apt-get >/dev/null 2>&1; then
+    apt-get install -y -q gnuplot-nox >/dev/null 2>&1
+fi
+if command -v gnuplot >/dev/null 2>&1; then
+    awk '$1 == "SUMMARY" {print $2, $5, $4, $6, $3}' \
+        "$OUT/s1.txt" > "$OUT/s1.dat" 2>/dev/null
+    awk '$1 == "MED" {split($2, q, "="); split($4, m, "="); print q[2], m[2]}' \
+        "$OUT/s5.txt" > "$OUT/s5.dat" 2>/dev/null
+    for f in s3 s4; do
+        [ -s "$OUT/$f.dat" ] || continue
+        for m in hw on off; do
+            v=$(awk -v m=$m '$1 == m {print $2}' "$OUT/$f.dat" | median)
+            [ -n "$v" ] && echo "$f-$m $v"
+        done
+    done > "$OUT/cpp.dat"
+    gnuplot <<EOF 2>"$OUT/gnuplot.err" && echo "# plot: $OUT/bench.png"
+set terminal pngcairo size 1200,900 font ",10"
+set output "$OUT/bench.png"
+set multiplot layout 2,2 title "netdev-offload-hw benchmarks ($(date -u +%Y-%m-%d), $NCPU CPUs)"
+set grid
+set logscale x
+set xlabel "distinct flows"
+set ylabel "ns per flow"
+set key top left
+set title "1. per-flow cost (median)"
+plot "$OUT/s1.dat" using 1:2 with linespoints title "plugin's own work per flow_put", \
+     "" using 1:3 with linespoints title "NIC model install", \
+     "" using 1:4 with linespoints title "flow_del (model included)", \
+     "" using 1:5 with linespoints title "flow_put (model included)"
+unset logscale x
+set style data histograms
+set style fill solid 0.6 border -1
+set boxwidth 0.8
+set title "2. end to end: flows/s until all offloaded (median)"
+set ylabel "flows/s"
+set xlabel ""
+set key top right
+plot "< awk '\$2 == \"hw\" {print \$1, \$4}' $OUT/s2.med" using 2:xtic(1) title "hw (NIC model)", \
+     "< awk '\$2 == \"dummy\" {print \$1, \$4}' $OUT/s2.med" using 2 title "dummy provider", \
+     "< awk '\$2 == \"off\" {print \$1, \$4}' $OUT/s2.med" using 2 title "hw-offload=false"
+set title "3/4. PMD cycles per packet (median)"
+set ylabel "cycles/packet"
+set key off
+plot "$OUT/cpp.dat" using 2:xtic(1) title ""
+set style data linespoints
+set title "5. RSS spread, 64k random 5-tuples"
+set xlabel "receive queues"
+set ylabel "max/mean queue load"
+set yrange [0.95:1.15]
+set xtics (2, 4, 8)
+plot "$OUT/s5.dat" using 1:2 with linespoints title "max/mean", 1.10 title "target" dt 2
+unset multiplot
+EOF
+else
+    echo "# gnuplot not found: no plot"
+fi

@@ -158,6 +158,12 @@ filter_size(uint32_t type, size_t *val_ofs)
     case IBV_FLOW_SPEC_UDP:
         *val_ofs = offsetof(struct ibv_flow_spec_tcp_udp, val);
         return sizeof(struct ibv_flow_tcp_udp_filter);
+    case IBV_FLOW_SPEC_VXLAN_TUNNEL:
+        *val_ofs = offsetof(struct ibv_flow_spec_tunnel, val);
+        return sizeof(struct ibv_flow_tunnel_filter);
+    case IBV_FLOW_SPEC_GRE:
+        *val_ofs = offsetof(struct ibv_flow_spec_gre, val);
+        return sizeof(struct ibv_flow_gre_filter);
     default:
         *val_ofs = 0;
         return 0;
@@ -180,7 +186,7 @@ walk_specs(const struct ofpbuf *buf, size_t ofs[], uint32_t types[],
     CHECK_INT(sizeof *attr, 20);
     CHECK_INT(attr->comp_mask, 0);
     CHECK_INT(attr->type, IBV_FLOW_ATTR_NORMAL);
-    CHECK_INT(attr->flags, 0);
+    CHECK(attr->flags == 0 || attr->flags == IBV_FLOW_ATTR_FLAGS_EGRESS);
     CHECK_INT(attr->size, buf->size);
     CHECK(attr->priority <= 15);
     CHECK(attr->num_of_specs <= max);
@@ -307,7 +313,7 @@ test_eth_ipv4_udp_tag_count(void)
     /* COUNT: the counters pointer at +8. */
     CHECK(get_ptr(&buf, 120) == FAKE_COUNTERS);
 
-    check_format(&buf, "prio=4 eth(dst=00:11:22:33:44:55) "
+    check_format(&buf, "prio=8 eth(dst=00:11:22:33:44:55) "
                  "ipv4(src=10.0.0.0/24,dst=10.0.0.1) udp(dst=53) tag(5) "
                  "count");
     ofpbuf_uninit(&buf);
@@ -336,10 +342,10 @@ test_golden_drop_rule(void)
     hw_encode_flow(&rule, NULL, 2, &buf);
 #ifndef WORDS_BIGENDIAN
     CHECK_BYTES(&buf, 0,
-                /* ibv_flow_attr: comp_mask, type NORMAL, size 68, prio 4,
+                /* ibv_flow_attr: comp_mask, type NORMAL, size 68, prio 8,
                  * 3 specs, port 2, pad, flags. */
                 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-                0x44, 0x00, 0x04, 0x00, 0x03, 0x02, 0x00, 0x00,
+                0x44, 0x00, 0x08, 0x00, 0x03, 0x02, 0x00, 0x00,
                 0x00, 0x00, 0x00, 0x00,
                 /* @20 IPV4 (0x30, 24): pad, val src/dst, mask src/dst. */
                 0x30, 0x00, 0x00, 0x00, 0x18, 0x00, 0x00, 0x00,
@@ -354,7 +360,7 @@ test_golden_drop_rule(void)
                 0x01, 0x10, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00);
 #endif
     CHECK_INT(buf.size, 20 + 24 + 16 + 8);
-    check_format(&buf, "prio=4 ipv4(src=192.168.1.0/24) "
+    check_format(&buf, "prio=8 ipv4(src=192.168.1.0/24) "
                  "tcp(src=0x0400/0xfc00,dst=80) drop");
     ofpbuf_uninit(&buf);
 }
@@ -385,7 +391,7 @@ test_ipv4_ext(void)
     CHECK_BYTES(&buf, 36, IPPROTO_GRE, 0, 0, 0);
     CHECK_BYTES(&buf, 48, 0xff, 0, 0, 0);
     CHECK_INT(attr_of(&buf)->priority, HW_PRIO_UNTAGGED + 1);
-    check_format(&buf, "prio=5 ipv4(proto=47) tag(9)");
+    check_format(&buf, "prio=9 ipv4(proto=47) tag(9)");
 
     /* So does a tos match. */
     rule_init(&rule);
@@ -403,7 +409,7 @@ test_ipv4_ext(void)
     CHECK_BYTES(&buf, 49, 0xfc);
     /* Never a ttl or flags mask: mlx5 refuses them. */
     CHECK_BYTES(&buf, 50, 0x00, 0x00);
-    check_format(&buf, "prio=4 ipv4(tos=0xb8/0xfc) udp() tag(9)");
+    check_format(&buf, "prio=8 ipv4(tos=0xb8/0xfc) udp() tag(9)");
     ofpbuf_uninit(&buf);
 }
 
@@ -462,7 +468,7 @@ test_ipv6_tcp(void)
     CHECK_BYTES(&buf, 154, 0x00, 0x00, 0x03, 0xe8, 0x00, 0x00, 0xff, 0xff);
 
     CHECK_INT(attr_of(&buf)->priority, HW_PRIO_UNTAGGED);
-    check_format(&buf, "prio=4 eth(src=02:00:00:00:00:01) "
+    check_format(&buf, "prio=8 eth(src=02:00:00:00:00:01) "
                  "ipv6(src=2001:db8::/32,dst=2001:db8::7,label=0x12345,"
                  "tclass=0x03/0x03) tcp(src=1000) drop count");
     ofpbuf_uninit(&buf);
@@ -521,7 +527,7 @@ test_vlan_and_bands(void)
     CHECK_INT(walk_specs(&buf, ofs, types, 10), 1);
     CHECK_INT(types[0], IBV_FLOW_SPEC_ACTION_TAG);
     CHECK_INT(attr_of(&buf)->priority, HW_PRIO_UNTAGGED + 2);
-    check_format(&buf, "prio=6 tag(77)");
+    check_format(&buf, "prio=10 tag(77)");
 
     /* An ETH spec asked for with nothing masked: 40 zero bytes after the
      * header. */
@@ -531,7 +537,7 @@ test_vlan_and_bands(void)
     CHECK_INT(walk_specs(&buf, ofs, types, 10), 2);
     CHECK_BYTES(&buf, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-    check_format(&buf, "prio=6 eth() tag(77)");
+    check_format(&buf, "prio=10 eth() tag(77)");
 
     rule.outer.present = HW_HDR_IPV6 | HW_HDR_UDP;
     ofpbuf_clear(&buf);
@@ -590,7 +596,7 @@ test_values_anded(void)
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, NULL, 1, &buf);
     CHECK_INT(walk_specs(&buf, ofs, types, 10), 2);
-    check_format(&buf, "prio=5 ipv6(src=ffff::/16,label=0xff/0xff,"
+    check_format(&buf, "prio=9 ipv6(src=ffff::/16,label=0xff/0xff,"
                  "tclass=0xf0/0xf0) tag(1)");
 
     /* A label mask beyond 20 bits never reaches the device. */
@@ -628,7 +634,7 @@ test_actions(void)
     CHECK_INT(types[2], IBV_FLOW_SPEC_ACTION_HANDLE);
     CHECK(get_ptr(&buf, ofs[1] + 8) == FAKE_COUNTERS);
     CHECK(get_ptr(&buf, ofs[2] + 8) == FAKE_REFORMAT);
-    check_format(&buf, "prio=6 drop count handle");
+    check_format(&buf, "prio=10 drop count handle");
 
     /* No count asked for: no COUNT spec even with a counters object. */
     rule.count = false;
@@ -641,7 +647,7 @@ test_actions(void)
     CHECK_INT(types[0], IBV_FLOW_SPEC_ACTION_TAG);
     CHECK_INT(get_u32(&buf, ofs[0] + 8), 0xffffff);
     CHECK_INT(types[1], IBV_FLOW_SPEC_ACTION_HANDLE);
-    check_format(&buf, "prio=6 tag(16777215) handle");
+    check_format(&buf, "prio=10 tag(16777215) handle");
 
     /* RSS without a tag or count: an empty rule, header only. */
     rule_init(&rule);
@@ -650,7 +656,7 @@ test_actions(void)
     CHECK_INT(buf.size, 20);
     CHECK_INT(walk_specs(&buf, ofs, types, 10), 0);
     CHECK_INT(attr_of(&buf)->port, 3);
-    check_format(&buf, "prio=6");
+    check_format(&buf, "prio=10");
     ofpbuf_uninit(&buf);
 }
 
@@ -730,6 +736,189 @@ test_format_robust(void)
     check_format(&buf, "prio=13 type=3 flags=0x4 size=0?");
 }
 
+
+/* Tunnels. */
+
+/* A VXLAN decap rule as hw-apis.md 1.2 counts it: ETH(40) IPV4(24)
+ * UDP(16, dport 4789) VXLAN_TUNNEL(16) ETH|INNER(40) IPV4|INNER(24)
+ * TCP|INNER(16) TAG(12) COUNT(16): 9 specs, 20 + 204 = 224 bytes. */
+static void
+vxlan_rule_init(struct hw_rule *rule)
+{
+    rule_init(rule);
+    rule->outer.present = HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_UDP;
+    rule->outer.ipv4.src = htonl(0x01010258);
+    rule->outer.ipv4_mask.src = OVS_BE32_MAX;
+    rule->outer.ipv4.dst = htonl(0x0101025c);
+    rule->outer.ipv4_mask.dst = OVS_BE32_MAX;
+    rule->outer.l4.dst = htons(4789);
+    rule->outer.l4_mask.dst = OVS_BE16_MAX;
+    rule->tunnel = HW_TUNNEL_VXLAN;
+    rule->tnl.vni = htonl(0x7b);
+    rule->tnl_mask.vni = htonl(0xffffff);
+    rule->inner.present = HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_TCP;
+    rule->inner.eth.dst = (struct eth_addr) ETH_ADDR_C(aa, 55, aa, 55, 00, 01);
+    rule->inner.eth_mask.dst = eth_addr_exact;
+    rule->inner.ipv4.dst = htonl(0x0a000002);
+    rule->inner.ipv4_mask.dst = OVS_BE32_MAX;
+    rule->inner.l4.dst = htons(80);
+    rule->inner.l4_mask.dst = OVS_BE16_MAX;
+    rule->reformat = HW_REFORMAT_L2_DECAP;
+    rule_set_tag(rule, 7);
+}
+
+static void
+test_vxlan_decap(void)
+{
+    struct hw_encode_handles handles = { .counters = FAKE_COUNTERS };
+    const uint32_t inner = IBV_FLOW_SPEC_INNER;
+    struct ofpbuf buf;
+    struct hw_rule rule;
+    size_t ofs[10];
+    uint32_t types[10];
+
+    vxlan_rule_init(&rule);
+    ofpbuf_init(&buf, 0);
+    hw_encode_flow(&rule, &handles, 1, &buf);
+    CHECK_INT(buf.size, 224);
+    CHECK_INT(walk_specs(&buf, ofs, types, 10), 9);
+    CHECK_INT(attr_of(&buf)->flags, 0);
+    CHECK_INT(types[0], IBV_FLOW_SPEC_ETH);
+    CHECK_INT(types[1], IBV_FLOW_SPEC_IPV4);
+    CHECK_INT(types[2], IBV_FLOW_SPEC_UDP);
+    CHECK_INT(types[3], IBV_FLOW_SPEC_VXLAN_TUNNEL);
+    CHECK_INT(types[4], IBV_FLOW_SPEC_ETH | inner);
+    CHECK_INT(types[5], IBV_FLOW_SPEC_IPV4 | inner);
+    CHECK_INT(types[6], IBV_FLOW_SPEC_TCP | inner);
+    CHECK_INT(types[7], IBV_FLOW_SPEC_ACTION_TAG);
+    CHECK_INT(types[8], IBV_FLOW_SPEC_ACTION_COUNT);
+    CHECK_INT(ofs[3], 20 + 40 + 24 + 16);
+    CHECK_INT(get_u16(&buf, ofs[3] + 4), 16);
+    /* VNI big-endian in the low 24 bits: val at +8, mask at +12. */
+    CHECK_BYTES(&buf, ofs[3] + 8, 0x00, 0x00, 0x00, 0x7b,
+                0x00, 0xff, 0xff, 0xff);
+    /* The outer UDP spec carries the VXLAN port. */
+    CHECK_BYTES(&buf, ofs[2] + 6, 0x12, 0xb5, 0x00, 0x00, 0xff, 0xff);
+    /* A tunnel rule is more specific than the outer-only rule of the
+     * tnl_pop flow, and its band comes first. */
+    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_TUNNEL);
+    CHECK(HW_PRIO_TUNNEL + 2 < HW_PRIO_UNTAGGED);
+    check_format(&buf, "prio=5 eth() ipv4(src=1.1.2.88,dst=1.1.2.92) "
+                 "udp(dst=4789) vxlan(vni=0x7b) "
+                 "inner_eth(dst=aa:55:aa:55:00:01) inner_ipv4(dst=10.0.0.2) "
+                 "inner_tcp(dst=80) tag(7) count");
+
+    /* With the decap action: a tenth spec, the most a 6.1 kernel takes. */
+    handles.reformat = FAKE_REFORMAT;
+    ofpbuf_clear(&buf);
+    hw_encode_flow(&rule, &handles, 1, &buf);
+    CHECK_INT(buf.size, 224 + 16);
+    CHECK_INT(walk_specs(&buf, ofs, types, 10), 10);
+    CHECK_INT(types[9], IBV_FLOW_SPEC_ACTION_HANDLE);
+    CHECK(get_ptr(&buf, ofs[9] + 8) == FAKE_REFORMAT);
+
+    /* The sub-priority follows the inner headers. */
+    rule.inner.present &= ~HW_HDR_TCP;
+    rule.inner.l4_mask.dst = htons(0);
+    rule.inner.l4.dst = htons(0);
+    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TUNNEL + 1);
+    rule.inner.present &= ~HW_HDR_IPV4;
+    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TUNNEL + 2);
+    /* ...and a decap rule is hashed on what it delivers: the inner
+     * packet. */
+    rule.inner.present |= HW_HDR_IPV6 | HW_HDR_UDP;
+    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV6_UDP);
+    rule.reformat = HW_REFORMAT_NONE;
+    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV4_UDP);
+
+    /* An inner VLAN match is the inner VLAN guard's, before them all. */
+    rule.inner.eth_mask.tci = htons(VLAN_CFI);
+    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TUNNEL_GUARD);
+    CHECK(HW_PRIO_VLAN_GUARD < HW_PRIO_TUNNEL_GUARD);
+    CHECK(HW_PRIO_TUNNEL_GUARD < HW_PRIO_TUNNEL);
+    ofpbuf_uninit(&buf);
+}
+
+static void
+test_gre_l3(void)
+{
+    struct ofpbuf buf;
+    struct hw_rule rule;
+    size_t ofs[10];
+    uint32_t types[10];
+
+    /* GRE carrying IPv4, over IPv6: IPV6 GRE IPV4|INNER UDP|INNER TAG. */
+    rule_init(&rule);
+    rule.outer.present = HW_HDR_IPV6;
+    CHECK(inet_pton(AF_INET6, "2001:db8::1", &rule.outer.ipv6.dst) == 1);
+    rule.outer.ipv6_mask.dst = in6addr_exact;
+    rule.tunnel = HW_TUNNEL_GRE;
+    rule.tnl.gre_protocol = htons(ETH_TYPE_IP);
+    rule.tnl_mask.gre_protocol = OVS_BE16_MAX;
+    rule.tnl.gre_key = htonl(0x1c8);
+    rule.tnl_mask.gre_key = OVS_BE32_MAX;
+    rule.inner.present = HW_HDR_IPV4 | HW_HDR_UDP;
+    rule.inner.l4.src = htons(53);
+    rule.inner.l4_mask.src = OVS_BE16_MAX;
+    rule.reformat = HW_REFORMAT_L3_DECAP;
+    rule_set_tag(&rule, 3);
+    rule.count = false;
+
+    ofpbuf_init(&buf, 0);
+    hw_encode_flow(&rule, NULL, 1, &buf);
+    CHECK_INT(walk_specs(&buf, ofs, types, 10), 5);
+    CHECK_INT(buf.size, 20 + 88 + 24 + 24 + 16 + 12);
+    CHECK_INT(types[0], IBV_FLOW_SPEC_IPV6);
+    CHECK_INT(types[1], IBV_FLOW_SPEC_GRE);
+    CHECK_INT(types[2], IBV_FLOW_SPEC_IPV4 | IBV_FLOW_SPEC_INNER);
+    CHECK_INT(types[3], IBV_FLOW_SPEC_UDP | IBV_FLOW_SPEC_INNER);
+    CHECK_INT(get_u16(&buf, ofs[1] + 4), 24);
+    /* GRE: c_ks_res0_ver (never masked: EOPNOTSUPP on mlx5), protocol,
+     * key, all network order; val at +8, mask at +16. */
+    CHECK_BYTES(&buf, ofs[1] + 8, 0x00, 0x00, 0x08, 0x00,
+                0x00, 0x00, 0x01, 0xc8,
+                0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
+    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_TUNNEL);
+    check_format(&buf, "prio=5 ipv6(dst=2001:db8::1) "
+                 "gre(proto=0x0800,key=0x1c8) inner_ipv4() "
+                 "inner_udp(src=53) tag(3)");
+    ofpbuf_uninit(&buf);
+}
+
+static void
+test_egress_encap(void)
+{
+    struct hw_encode_handles handles = {
+        .counters = FAKE_COUNTERS,
+        .reformat = FAKE_REFORMAT,
+    };
+    struct ofpbuf buf;
+    struct hw_rule rule;
+    size_t ofs[10];
+    uint32_t types[10];
+
+    /* What the flow sends, with the encap: IPV4 TCP COUNT HANDLE and the
+     * egress flag; no tag, the packet leaves on the wire. */
+    rule_init(&rule);
+    rule.outer.present = HW_HDR_IPV4 | HW_HDR_TCP;
+    rule.outer.ipv4.dst = htonl(0x0a000002);
+    rule.outer.ipv4_mask.dst = OVS_BE32_MAX;
+    rule.egress = true;
+    rule.reformat = HW_REFORMAT_L2_ENCAP;
+    rule.reformat_len = 50;
+    rule.count = true;
+    ofpbuf_init(&buf, 0);
+    hw_encode_flow(&rule, &handles, 1, &buf);
+    CHECK_INT(walk_specs(&buf, ofs, types, 10), 4);
+    CHECK_INT(attr_of(&buf)->flags, IBV_FLOW_ATTR_FLAGS_EGRESS);
+    CHECK_INT(types[2], IBV_FLOW_SPEC_ACTION_COUNT);
+    CHECK_INT(types[3], IBV_FLOW_SPEC_ACTION_HANDLE);
+    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_UNTAGGED);
+    check_format(&buf, "prio=8 flags=0x4 ipv4(dst=10.0.0.2) tcp() count "
+                 "handle");
+    ofpbuf_uninit(&buf);
+}
+
 /* translate and encode together, as the plugin uses them. */
 static void
 test_translate_then_encode(void)
@@ -770,7 +959,7 @@ test_translate_then_encode(void)
      * COUNT. */
     CHECK_INT(walk_specs(&buf, ofs, types, 10), 4);
     CHECK_INT(buf.size, 20 + 24 + 16 + 12 + 16);
-    check_format(&buf, "prio=4 ipv4(dst=10.0.0.1) udp(dst=53) tag(5) count");
+    check_format(&buf, "prio=8 ipv4(dst=10.0.0.1) udp(dst=53) tag(5) count");
 
     /* The same flow with no actions: a counted drop. */
     ofpbuf_clear(&actions);
@@ -778,7 +967,7 @@ test_translate_then_encode(void)
     CHECK_INT(hw_translate_flow(&match, actions.data, actions.size, &params,
                                 &rule, &reason), 0);
     hw_encode_flow(&rule, &handles, 1, &buf);
-    check_format(&buf, "prio=4 ipv4(dst=10.0.0.1) udp(dst=53) drop count");
+    check_format(&buf, "prio=8 ipv4(dst=10.0.0.1) udp(dst=53) drop count");
 
     /* An ARP flow: the ethertype goes in the ETH spec. */
     match_set_dl_type(&match, htons(ETH_TYPE_ARP));
@@ -790,7 +979,7 @@ test_translate_then_encode(void)
     CHECK_INT(hw_translate_flow(&match, actions.data, actions.size, &params,
                                 &rule, &reason), 0);
     hw_encode_flow(&rule, &handles, 1, &buf);
-    check_format(&buf, "prio=6 eth(type=0x0806) drop count");
+    check_format(&buf, "prio=10 eth(type=0x0806) drop count");
 
     CHECK_STR(ds_cstr(&reason), "");
     ds_destroy(&reason);
@@ -811,6 +1000,9 @@ static const struct {
     TEST(values_anded),
     TEST(actions),
     TEST(format_robust),
+    TEST(vxlan_decap),
+    TEST(gre_l3),
+    TEST(egress_encap),
     TEST(translate_then_encode),
 #undef TEST
 };

@@ -437,9 +437,9 @@ test_devlink_fmsg(void)
     reply_end(msg, ofs);
     {
         /* Make the name's nla_len run past the end of FMSG. */
-        struct nlattr *fmsg_attr = ofpbuf_at_assert(msg, ofs, sizeof *fmsg_attr);
-        struct nlattr *name = (struct nlattr *) ((char *) (fmsg_attr + 1)
-                                                 + NLA_HDRLEN);
+        char *fmsg_attr = ofpbuf_at_assert(msg, ofs, NLA_HDRLEN);
+        struct nlattr *name = ALIGNED_CAST(struct nlattr *,
+                                           fmsg_attr + 2 * NLA_HDRLEN);
 
         name->nla_len = 64;
     }
@@ -735,11 +735,10 @@ test_privileges(void)
     CHECK(!hw_privileges_have(HW_CAP_NET_RAW, NULL, NULL));
     CHECK(hw_privileges_have(HW_CAP_NET_ADMIN, &hw_model_ops, NULL));
     CHECK_ERR(hw_privileges_check(HW_CAP_NET_RAW, &hw_model_ops,
-                                  "creating steering rules", &reason),
+                                  "steering rules", &reason),
               EPERM);
     CHECK_STREQ(ds_cstr(&reason), "ovs-vswitchd lacks CAP_NET_RAW (forced "
-                "by netdev-hw/privileges), which creating steering rules "
-                "needs");
+                "by netdev-hw/privileges), needed for steering rules");
 
     hw_privileges_force(HW_CAP_NET_RAW, HW_CAP_FORCE_PRESENT);
     CHECK(hw_privileges_have(HW_CAP_NET_RAW, NULL, &forced));

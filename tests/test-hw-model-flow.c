@@ -262,7 +262,7 @@ rule_spec(struct rule *r, uint32_t type, uint16_t size)
 static const struct ibv_flow_attr *
 rule_attr(const struct rule *r)
 {
-    return (const struct ibv_flow_attr *) r->bytes;
+    return ALIGNED_CAST(const struct ibv_flow_attr *, r->bytes);
 }
 
 static void
@@ -327,6 +327,27 @@ spec_vxlan(struct rule *r, uint32_t vni, uint32_t mask)
 
     put_be32(s + VXLAN_V, vni);
     put_be32(s + VXLAN_M, mask);
+}
+
+static void
+spec_gre(struct rule *r, uint16_t proto, uint16_t proto_mask, uint32_t key,
+         uint32_t key_mask)
+{
+    uint8_t *s = rule_spec(r, IBV_FLOW_SPEC_GRE, GRE_SIZE);
+
+    put_be16(s + GRE_V + F_GRE_PROTO, proto);
+    put_be16(s + GRE_M + F_GRE_PROTO, proto_mask);
+    put_be32(s + GRE_V + F_GRE_KEY, key);
+    put_be32(s + GRE_M + F_GRE_KEY, key_mask);
+}
+
+static void
+spec_mpls(struct rule *r, uint32_t inner, uint32_t lse, uint32_t mask)
+{
+    uint8_t *s = rule_spec(r, IBV_FLOW_SPEC_MPLS | inner, MPLS_SIZE);
+
+    put_be32(s + MPLS_V, lse);
+    put_be32(s + MPLS_M, mask);
 }
 
 static void
@@ -409,6 +430,8 @@ struct pkt {
     uint32_t label;
     uint16_t sport, dport;
     size_t payload;
+    const uint8_t *payload_data;    /* The payload bytes, if set (else
+                                     * 0xa5 bytes). */
     size_t trunc;               /* Keep only this many bytes, if set. */
 };
 
@@ -519,7 +542,11 @@ build_frame(const struct pkt *p, uint8_t *buf)
             put_be16(buf + l3 + 2, ofs - l3 + p->payload);
         }
     }
-    memset(buf + ofs, 0xa5, p->payload);
+    if (p->payload_data) {
+        memcpy(buf + ofs, p->payload_data, p->payload);
+    } else {
+        memset(buf + ofs, 0xa5, p->payload);
+    }
     ofs += p->payload;
     return p->trunc && p->trunc < ofs ? p->trunc : ofs;
 }
@@ -2174,6 +2201,607 @@ test_cleanup(void)
     hw_model_steering_destroy(st);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Tunnels.                                                               */
+/* ---------------------------------------------------------------------- */
+
+/* A packet whose payload is a tunnel header and an inner frame (or, with
+ * 'inner_skip' = its L2 length, an inner L3 packet). */
+struct tnl_pkt {
+    struct pkt p;
+    uint8_t data[400];
+};
+
+static void
+tnl_pkt_init(struct tnl_pkt *t, const struct pkt *outer, const uint8_t *hdr,
+             size_t hdr_len, const struct pkt *inner, size_t inner_skip)
+{
+    uint8_t frame[400];
+    size_t n = inner ? build_frame(inner, frame) : 0;
+
+    CHECK(n >= inner_skip && hdr_len + n - inner_skip <= sizeof t->data);
+    memcpy(t->data, hdr, hdr_len);
+    if (n) {
+        memcpy(t->data + hdr_len, frame + inner_skip, n - inner_skip);
+    }
+    t->p = *outer;
+    t->p.payload = hdr_len + n - inner_skip;
+    t->p.payload_data = t->data;
+}
+
+static size_t
+vxlan_hdr(uint8_t *buf, uint32_t vni)
+{
+    memset(buf, 0, 8);
+    buf[0] = 0x08;                  /* I: the VNI is valid. */
+    put_be32(buf + 4, vni << 8);
+    return 8;
+}
+
+/* A GRE header with 'flags' (C 0x8000, K 0x2000, S 0x1000, version). */
+static size_t
+gre_hdr(uint8_t *buf, uint16_t flags, uint16_t proto, uint32_t key)
+{
+    size_t n = 4;
+
+    put_be16(buf, flags);
+    put_be16(buf + 2, proto);
+    if (flags & 0x8000) {
+        put_be32(buf + n, 0xc5c50000);  /* Checksum (not checked). */
+        n += 4;
+    }
+    if (flags & 0x2000) {
+        put_be32(buf + n, key);
+        n += 4;
+    }
+    if (flags & 0x1000) {
+        put_be32(buf + n, 77);          /* Sequence number. */
+        n += 4;
+    }
+    return n;
+}
+
+/* VXLAN over IPv4 to 'port', VNI 'vni', carrying 'inner'. */
+static void
+vxlan4_pkt(struct tnl_pkt *t, uint16_t port, uint32_t vni,
+           const struct pkt *inner)
+{
+    struct pkt outer = pkt_udp4("192.168.0.1", "192.168.0.2", 49152, port);
+    uint8_t hdr[8];
+
+    tnl_pkt_init(t, &outer, hdr, vxlan_hdr(hdr, vni), inner, 0);
+}
+
+/* GRE over IPv4 (or IPv6 if 'ip6'), carrying 'inner' as an Ethernet frame
+ * if 'proto' is 0x6558, else its L3 packet. */
+static void
+gre_pkt(struct tnl_pkt *t, bool ip6, uint16_t flags, uint16_t proto,
+        uint32_t key, const struct pkt *inner)
+{
+    struct pkt outer = (ip6
+                        ? pkt_tcp6("2001:db8::1", "2001:db8::2", 0, 0)
+                        : pkt_tcp4("192.168.0.1", "192.168.0.2", 0, 0));
+    uint8_t hdr[16];
+    size_t skip = 0;
+
+    outer.proto = IPPROTO_GRE;
+    if (inner && proto != ETH_TYPE_TEB) {
+        skip = 14 + 4 * inner->n_tags;
+    }
+    tnl_pkt_init(t, &outer, hdr, gre_hdr(hdr, flags, proto, key), inner,
+                 skip);
+}
+
+/* Looks 'p' up with the parser of 'st' (its VXLAN ports). */
+static struct hw_model_verdict
+run_st(struct hw_model_steering *st, const struct pkt *p)
+{
+    struct hw_model_verdict verdict;
+    struct hw_model_parsed parsed;
+    uint8_t buf[512];
+    size_t len = build_frame(p, buf);
+    struct dp_packet *packet = dp_packet_new(len);
+
+    dp_packet_put(packet, buf, len);
+    hw_model_steering_parse(st, packet, &parsed);
+    dp_packet_delete(packet);
+    hw_model_steering_lookup(st, &parsed, len, false, &verdict);
+    return verdict;
+}
+
+static void
+test_parser_tunnels(void)
+{
+    struct hw_model_parsed pp;
+    struct tnl_pkt t;
+    struct pkt in;
+
+    /* VXLAN over IPv4: outer as before, VNI, inner Ethernet + IPv4 + TCP,
+     * and where each header starts. */
+    in = pkt_tcp4("10.1.0.1", "10.1.0.2", 1000, 80);
+    in.n_tags = 1;
+    in.tpid[0] = ETH_TYPE_VLAN_8021Q;
+    in.tci[0] = 0x0123;
+    vxlan4_pkt(&t, 4789, 0xabcdef, &in);
+    parse_pkt(&t.p, &pp, NULL);
+    CHECK(pp.ip_version == 4 && pp.has_l4 && pp.l4_dst == htons(4789));
+    CHECK(pp.l3_ofs == 14 && pp.l4_ofs == 34);
+    CHECK(pp.tunnel == HW_MODEL_TUNNEL_VXLAN);
+    CHECK(pp.tunnel_ofs == 42 && pp.tunnel_len == 8);
+    CHECK(pp.vxlan_vni == htonl(0xabcdef));
+    CHECK(pp.inner_type == HW_MODEL_INNER_L2 && pp.inner_ofs == 50);
+    CHECK(pp.inner.has_eth && pp.inner.has_cvlan);
+    CHECK(pp.inner.vlan_tci == htons(0x0123));
+    CHECK(pp.inner.eth_type == htons(ETH_TYPE_IP));
+    CHECK(pp.inner.ip_version == 4 && pp.inner.l3_ofs == 50 + 18);
+    CHECK(pp.inner.ipv4_dst == htonl(0x0a010002));
+    CHECK(pp.inner.has_l4 && pp.inner.l4_dst == htons(80));
+    CHECK(pp.inner.l4_ofs == 50 + 18 + 20);
+    CHECK(!pp.mpls);
+
+    /* Only UDP port 4789 is VXLAN to the default parser. */
+    vxlan4_pkt(&t, 4790, 1, &in);
+    parse_pkt(&t.p, &pp, NULL);
+    CHECK(pp.tunnel == HW_MODEL_TUNNEL_NONE && !pp.inner.has_eth);
+    CHECK(pp.inner.ip_version == 0 && pp.vxlan_vni == 0);
+    {
+        static const uint16_t ports[] = { 4789, 4790 };
+        uint8_t buf[512];
+        size_t len = build_frame(&t.p, buf);
+        struct dp_packet *packet = dp_packet_new(len);
+
+        dp_packet_put(packet, buf, len);
+        hw_model_parse_ports(packet, ports, 2, &pp);
+        CHECK(pp.tunnel == HW_MODEL_TUNNEL_VXLAN);
+        CHECK(pp.vxlan_vni == htonl(1) && pp.inner.ip_version == 4);
+        hw_model_parse_ports(packet, ports, 0, &pp);
+        CHECK(pp.tunnel == HW_MODEL_TUNNEL_NONE);
+        dp_packet_delete(packet);
+    }
+
+    /* A VXLAN header cut short: not a tunnel.  A whole VXLAN header with a
+     * cut inner frame: a tunnel without inner headers. */
+    vxlan4_pkt(&t, 4789, 5, &in);
+    t.p.trunc = 14 + 20 + 8 + 7;
+    parse_pkt(&t.p, &pp, NULL);
+    CHECK(pp.has_l4 && pp.tunnel == HW_MODEL_TUNNEL_NONE);
+    t.p.trunc = 14 + 20 + 8 + 8 + 13;
+    parse_pkt(&t.p, &pp, NULL);
+    CHECK(pp.tunnel == HW_MODEL_TUNNEL_VXLAN && pp.vxlan_vni == htonl(5));
+    CHECK(!pp.inner.has_eth && pp.inner.ip_version == 0);
+
+    /* An outer fragment is not parsed into. */
+    vxlan4_pkt(&t, 4789, 5, &in);
+    t.p.frag = 0x2000;
+    parse_pkt(&t.p, &pp, NULL);
+    CHECK(pp.is_fragment && pp.has_l4 && pp.tunnel == HW_MODEL_TUNNEL_NONE);
+
+    /* VXLAN over IPv6. */
+    {
+        struct pkt outer = pkt_tcp6("2001:db8::1", "2001:db8::2", 7, 4789);
+        uint8_t hdr[8];
+
+        outer.proto = IPPROTO_UDP;
+        tnl_pkt_init(&t, &outer, hdr, vxlan_hdr(hdr, 9), &in, 0);
+        parse_pkt(&t.p, &pp, NULL);
+        CHECK(pp.ip_version == 6 && pp.tunnel == HW_MODEL_TUNNEL_VXLAN);
+        CHECK(pp.tunnel_ofs == 14 + 40 + 8 && pp.vxlan_vni == htonl(9));
+        CHECK(pp.inner.ip_version == 4 && pp.inner.has_l4);
+    }
+
+    /* GRE with key carrying Ethernet; the key follows the checksum. */
+    in = pkt_udp4("10.2.0.1", "10.2.0.2", 53, 5353);
+    gre_pkt(&t, false, 0xa000, ETH_TYPE_TEB, 0x11223344, &in);
+    parse_pkt(&t.p, &pp, NULL);
+    CHECK(pp.ip_proto == IPPROTO_GRE && !pp.has_l4);
+    CHECK(pp.tunnel == HW_MODEL_TUNNEL_GRE && pp.tunnel_ofs == 34);
+    CHECK(pp.tunnel_len == 12 && pp.gre_flags == htons(0xa000));
+    CHECK(pp.gre_protocol == htons(ETH_TYPE_TEB));
+    CHECK(pp.gre_key == htonl(0x11223344));
+    CHECK(pp.inner_type == HW_MODEL_INNER_L2 && pp.inner_ofs == 46);
+    CHECK(pp.inner.has_eth && pp.inner.ip_version == 4);
+    CHECK(pp.inner.ip_proto == IPPROTO_UDP && pp.inner.l4_dst == htons(5353));
+
+    /* GRE without key: key reads 0.  C, K and S together: 16 bytes. */
+    gre_pkt(&t, false, 0, ETH_TYPE_TEB, 0x99, &in);
+    parse_pkt(&t.p, &pp, NULL);
+    CHECK(pp.tunnel == HW_MODEL_TUNNEL_GRE && pp.tunnel_len == 4);
+    CHECK(pp.gre_key == 0 && pp.inner.has_eth);
+    gre_pkt(&t, false, 0xb000, ETH_TYPE_TEB, 0x99, &in);
+    parse_pkt(&t.p, &pp, NULL);
+    CHECK(pp.tunnel_len == 16 && pp.gre_key == htonl(0x99));
+    CHECK(pp.inner_ofs == 34 + 16 && pp.inner.l4_dst == htons(5353));
+
+    /* GRE carrying IPv4 and IPv6, outer IPv6. */
+    gre_pkt(&t, true, 0x2000, ETH_TYPE_IP, 7, &in);
+    parse_pkt(&t.p, &pp, NULL);
+    CHECK(pp.ip_version == 6 && pp.tunnel == HW_MODEL_TUNNEL_GRE);
+    CHECK(pp.tunnel_ofs == 54 && pp.gre_key == htonl(7));
+    CHECK(pp.inner_type == HW_MODEL_INNER_L3 && pp.inner_ofs == 62);
+    CHECK(!pp.inner.has_eth && pp.inner.eth_type == htons(ETH_TYPE_IP));
+    CHECK(pp.inner.ip_version == 4 && pp.inner.l3_ofs == 62);
+    CHECK(pp.inner.has_l4 && pp.inner.l4_src == htons(53));
+    in = pkt_tcp6("2001:db8:1::1", "2001:db8:1::2", 22, 2222);
+    gre_pkt(&t, false, 0, ETH_TYPE_IPV6, 0, &in);
+    parse_pkt(&t.p, &pp, NULL);
+    CHECK(pp.inner_type == HW_MODEL_INNER_L3 && pp.inner.ip_version == 6);
+    CHECK(pp.inner.l4_dst == htons(2222));
+
+    /* GRE version 1 and a cut GRE header are not tunnels; an unknown
+     * protocol is a GRE tunnel with nothing parsed inside. */
+    gre_pkt(&t, false, 0x2001, ETH_TYPE_TEB, 1, &in);
+    parse_pkt(&t.p, &pp, NULL);
+    CHECK(pp.tunnel == HW_MODEL_TUNNEL_NONE && pp.gre_key == 0);
+    gre_pkt(&t, false, 0x2000, ETH_TYPE_TEB, 1, &in);
+    t.p.trunc = 14 + 20 + 7;
+    parse_pkt(&t.p, &pp, NULL);
+    CHECK(pp.tunnel == HW_MODEL_TUNNEL_NONE);
+    gre_pkt(&t, false, 0, 0x88be, 0, &in);
+    parse_pkt(&t.p, &pp, NULL);
+    CHECK(pp.tunnel == HW_MODEL_TUNNEL_GRE);
+    CHECK(pp.inner_type == HW_MODEL_INNER_NONE && !pp.inner.has_eth);
+    CHECK(pp.inner.ip_version == 0);
+
+    /* MPLS at each position. */
+    {
+        uint8_t lse[4];
+        struct pkt p;
+
+        put_be32(lse, (100 << 12) | 0x100 | 64);
+        p = pkt_arp();
+        p.eth_type = ETH_TYPE_MPLS;
+        p.payload = 4;
+        p.payload_data = lse;
+        parse_pkt(&p, &pp, NULL);
+        CHECK(pp.mpls == 1 << HW_MODEL_MPLS_OUTER);
+        CHECK(pp.mpls_lse[HW_MODEL_MPLS_OUTER] == htonl(0x64140));
+        CHECK(pp.ip_version == 0 && pp.tunnel == HW_MODEL_TUNNEL_NONE);
+
+        p = pkt_udp4("10.0.0.1", "10.0.0.2", 1, 6635);
+        p.payload = 4;
+        p.payload_data = lse;
+        parse_pkt(&p, &pp, NULL);
+        CHECK(pp.mpls == 1 << HW_MODEL_MPLS_OVER_UDP);
+        CHECK(pp.mpls_lse[HW_MODEL_MPLS_OVER_UDP] == htonl(0x64140));
+
+        gre_pkt(&t, false, 0, ETH_TYPE_MPLS, 0, NULL);
+        memcpy(t.data + 4, lse, 4);
+        t.p.payload = 8;
+        parse_pkt(&t.p, &pp, NULL);
+        CHECK(pp.tunnel == HW_MODEL_TUNNEL_GRE);
+        CHECK(pp.mpls == 1 << HW_MODEL_MPLS_OVER_GRE);
+        CHECK(pp.mpls_lse[HW_MODEL_MPLS_OVER_GRE] == htonl(0x64140));
+
+        p = pkt_arp();
+        p.eth_type = ETH_TYPE_MPLS;
+        p.payload = 4;
+        p.payload_data = lse;
+        vxlan4_pkt(&t, 4789, 3, &p);
+        parse_pkt(&t.p, &pp, NULL);
+        CHECK(pp.mpls == 1 << HW_MODEL_MPLS_INNER);
+        CHECK(pp.mpls_lse[HW_MODEL_MPLS_INNER] == htonl(0x64140));
+        CHECK(pp.inner.eth_type == htons(ETH_TYPE_MPLS));
+    }
+}
+
+static void
+test_match_vxlan(void)
+{
+    struct hw_model_steering *st = new_steering();
+    struct tnl_pkt t;
+    struct ibv_flow *f[3];
+    struct pkt in;
+    struct rule r;
+
+    /* Outer UDP 4789 + VNI + inner IPv4 dst + inner TCP dport. */
+    rule_normal(&r, 0);
+    spec_eth_type(&r, 0, ETH_TYPE_IP);
+    spec_ipv4(&r, 0, NULL, NULL);
+    spec_l4(&r, IBV_FLOW_SPEC_UDP, -1, 4789);
+    spec_vxlan(&r, 0x123456, 0xffffff);
+    spec_eth_type(&r, IBV_FLOW_SPEC_INNER, ETH_TYPE_IP);
+    spec_ipv4(&r, IBV_FLOW_SPEC_INNER, "10.1.0.2", "255.255.255.255");
+    spec_l4(&r, IBV_FLOW_SPEC_TCP | IBV_FLOW_SPEC_INNER, -1, 80);
+    spec_tag(&r, 1);
+    f[0] = CREATE_OK(st, &qp1, &r);
+
+    /* The VNI alone, lower priority. */
+    rule_normal(&r, 1);
+    spec_vxlan(&r, 0x123456, 0xffffff);
+    spec_tag(&r, 2);
+    f[1] = CREATE_OK(st, &qp1, &r);
+
+    /* A VNI in the low bits only (masked). */
+    rule_normal(&r, 2);
+    spec_vxlan(&r, 0x000007, 0x00000f);
+    spec_tag(&r, 3);
+    f[2] = CREATE_OK(st, &qp1, &r);
+
+    in = pkt_tcp4("10.1.0.1", "10.1.0.2", 1000, 80);
+    vxlan4_pkt(&t, 4789, 0x123456, &in);
+    CHECK(run(st, &t.p).tag == 1);
+
+    /* Each inner field and the VNI count. */
+    in.dport = 81;
+    vxlan4_pkt(&t, 4789, 0x123456, &in);
+    CHECK(run(st, &t.p).tag == 2);
+    in = pkt_tcp4("10.1.0.1", "10.1.0.3", 1000, 80);
+    vxlan4_pkt(&t, 4789, 0x123456, &in);
+    CHECK(run(st, &t.p).tag == 2);
+    in = pkt_udp4("10.1.0.1", "10.1.0.2", 1000, 80);
+    vxlan4_pkt(&t, 4789, 0x123456, &in);
+    CHECK(run(st, &t.p).tag == 2);
+    in = pkt_tcp4("10.1.0.1", "10.1.0.2", 1000, 80);
+    vxlan4_pkt(&t, 4789, 0x123457, &in);
+    CHECK(run(st, &t.p).tag == 3);
+    vxlan4_pkt(&t, 4789, 0xabc, &in);
+    CHECK(!run(st, &t.p).matched);
+
+    /* The same bytes to a port that is not a VXLAN port are no tunnel, so
+     * the VNI rules (which add no UDP port match) do not match; once the
+     * port is configured they do. */
+    vxlan4_pkt(&t, 8472, 0x123456, &in);
+    CHECK(!run_st(st, &t.p).matched);
+    CHECK_ERR(hw_model_steering_add_vxlan_port(st, 8472), 0);
+    CHECK(run_st(st, &t.p).tag == 2);
+    CHECK_ERR(hw_model_steering_del_vxlan_port(st, 8472), 0);
+    CHECK(!run_st(st, &t.p).matched);
+
+    /* A VNI rule never matches a GRE packet. */
+    gre_pkt(&t, false, 0x2000, ETH_TYPE_TEB, 0x123456, &in);
+    CHECK(!run(st, &t.p).matched);
+
+    for (int i = 0; i < 3; i++) {
+        destroy_flow(st, f[i]);
+    }
+    hw_model_steering_destroy(st);
+}
+
+static void
+test_vxlan_ports(void)
+{
+    struct hw_model_steering *st = new_steering();
+    uint16_t ports[HW_MODEL_MAX_VXLAN_PORTS];
+
+    CHECK(hw_model_steering_get_vxlan_ports(st, ports) == 1);
+    CHECK(ports[0] == 4789);
+    CHECK_ERR(hw_model_steering_add_vxlan_port(st, 4789), EEXIST);
+    CHECK_ERR(hw_model_steering_add_vxlan_port(st, 0), EINVAL);
+    CHECK_ERR(hw_model_steering_del_vxlan_port(st, 4789), EPERM);
+    CHECK_ERR(hw_model_steering_del_vxlan_port(st, 4790), ENOENT);
+    CHECK_ERR(hw_model_steering_add_vxlan_port(st, 4790), 0);
+    CHECK_ERR(hw_model_steering_add_vxlan_port(st, 8472), 0);
+    CHECK_ERR(hw_model_steering_add_vxlan_port(st, 1), 0);
+    CHECK_ERR(hw_model_steering_add_vxlan_port(st, 2), ENOSPC);
+    CHECK(hw_model_steering_get_vxlan_ports(st, ports) == 4);
+    CHECK(ports[1] == 4790 && ports[2] == 8472 && ports[3] == 1);
+    CHECK_ERR(hw_model_steering_del_vxlan_port(st, 4790), 0);
+    CHECK(hw_model_steering_get_vxlan_ports(st, ports) == 3);
+    CHECK(ports[0] == 4789 && ports[1] == 8472 && ports[2] == 1);
+    CHECK_ERR(hw_model_steering_add_vxlan_port(st, 2), 0);
+    hw_model_steering_destroy(st);
+}
+
+static void
+test_match_gre(void)
+{
+    struct hw_model_steering *st = new_steering();
+    struct ibv_flow *f[5];
+    struct tnl_pkt t;
+    struct pkt in;
+    struct rule r;
+
+    /* TEB with key 0x1234. */
+    rule_normal(&r, 0);
+    spec_ipv4(&r, 0, "192.168.0.2", "255.255.255.255");
+    spec_gre(&r, ETH_TYPE_TEB, 0xffff, 0x1234, 0xffffffff);
+    spec_tag(&r, 1);
+    f[0] = CREATE_OK(st, &qp1, &r);
+
+    /* L3 GRE carrying IPv4 to 10.9.0.0/16, over IPv4 or IPv6. */
+    rule_normal(&r, 0);
+    spec_gre(&r, ETH_TYPE_IP, 0xffff, 0, 0);
+    spec_ipv4(&r, IBV_FLOW_SPEC_INNER, "10.9.0.0", "255.255.0.0");
+    spec_tag(&r, 2);
+    f[1] = CREATE_OK(st, &qp1, &r);
+
+    /* An inner Ethernet match on type IPv4: an L3 tunnel has no inner
+     * Ethernet header, so only L2 tunnels match. */
+    rule_normal(&r, 1);
+    spec_eth_type(&r, IBV_FLOW_SPEC_INNER, ETH_TYPE_IP);
+    spec_tag(&r, 3);
+    f[2] = CREATE_OK(st, &qp1, &r);
+
+    /* Any GRE (protocol and key unmasked): ip_protocol 47 only. */
+    rule_normal(&r, 2);
+    spec_gre(&r, 0, 0, 0, 0);
+    spec_tag(&r, 4);
+    f[3] = CREATE_OK(st, &qp1, &r);
+
+    /* Key 0 under a full mask: keyless GRE reads key 0 (model
+     * assumption: the parser leaves an absent key at 0). */
+    rule_normal(&r, 1);
+    spec_gre(&r, ETH_TYPE_TEB, 0xffff, 0, 0xffffffff);
+    spec_tag(&r, 5);
+    f[4] = CREATE_OK(st, &qp1, &r);
+
+    in = pkt_tcp4("10.9.1.1", "10.9.1.2", 1, 2);
+    gre_pkt(&t, false, 0x2000, ETH_TYPE_TEB, 0x1234, &in);
+    CHECK(run(st, &t.p).tag == 1);
+    gre_pkt(&t, false, 0xa000, ETH_TYPE_TEB, 0x1234, &in);
+    CHECK(run(st, &t.p).tag == 1);
+    gre_pkt(&t, false, 0x2000, ETH_TYPE_TEB, 0x1235, &in);
+    CHECK(run(st, &t.p).tag == 3);
+    gre_pkt(&t, false, 0, ETH_TYPE_TEB, 0, &in);
+    CHECK(run(st, &t.p).tag == 5);
+
+    gre_pkt(&t, false, 0, ETH_TYPE_IP, 0, &in);
+    CHECK(run(st, &t.p).tag == 2);
+    gre_pkt(&t, true, 0x2000, ETH_TYPE_IP, 99, &in);
+    CHECK(run(st, &t.p).tag == 2);
+    in = pkt_tcp4("10.8.1.1", "10.8.1.2", 1, 2);
+    gre_pkt(&t, false, 0, ETH_TYPE_IP, 0, &in);
+    CHECK(run(st, &t.p).tag == 4);
+    in = pkt_tcp6("2001:db8::5", "2001:db8::6", 1, 2);
+    gre_pkt(&t, false, 0, ETH_TYPE_IPV6, 0, &in);
+    CHECK(run(st, &t.p).tag == 4);
+
+    /* GRE version 1 is IP protocol 47 but no tunnel. */
+    gre_pkt(&t, false, 0x2001, ETH_TYPE_TEB, 0x1234, &in);
+    CHECK(run(st, &t.p).tag == 4);
+
+    /* Not GRE at all. */
+    in = pkt_tcp4("10.9.1.1", "10.9.1.2", 1, 2);
+    vxlan4_pkt(&t, 4789, 0x1234, &in);
+    CHECK(run(st, &t.p).tag == 3);
+    CHECK(!run(st, &in).matched);
+
+    for (int i = 0; i < 5; i++) {
+        destroy_flow(st, f[i]);
+    }
+
+    /* The C/K/S bits cannot be matched; the version neither. */
+    rule_normal(&r, 0);
+    {
+        uint8_t *s = rule_spec(&r, IBV_FLOW_SPEC_GRE, GRE_SIZE);
+
+        put_be16(s + GRE_M + F_GRE_FLAGS, 0x0007);
+    }
+    CREATE_FAIL(st, &qp1, &r, EOPNOTSUPP);
+    hw_model_steering_destroy(st);
+}
+
+static void
+test_match_mpls(void)
+{
+    struct hw_model_steering *st = new_steering();
+    struct ibv_flow *f[2];
+    struct tnl_pkt t;
+    uint8_t lse[4];
+    struct pkt p;
+    struct rule r;
+
+    /* First label 100 after the Ethernet header. */
+    rule_normal(&r, 0);
+    spec_eth_type(&r, 0, ETH_TYPE_MPLS);
+    spec_mpls(&r, 0, 100 << 12, 0xfffff000);
+    spec_tag(&r, 1);
+    f[0] = CREATE_OK(st, &qp1, &r);
+
+    /* Inner first label 200 with bottom of stack. */
+    rule_normal(&r, 0);
+    spec_l4(&r, IBV_FLOW_SPEC_UDP, -1, 4789);
+    spec_mpls(&r, IBV_FLOW_SPEC_INNER, (200 << 12) | 0x100, 0xfffff100);
+    spec_tag(&r, 2);
+    f[1] = CREATE_OK(st, &qp1, &r);
+
+    p = pkt_arp();
+    p.eth_type = ETH_TYPE_MPLS;
+    p.payload = 4;
+    p.payload_data = lse;
+    put_be32(lse, (100 << 12) | 0x100 | 64);
+    CHECK(run(st, &p).tag == 1);
+    put_be32(lse, (101 << 12) | 0x100 | 64);
+    CHECK(!run(st, &p).matched);
+
+    /* A label the parser did not find reads as absent, not as 0. */
+    p.payload = 3;
+    put_be32(lse, 100 << 12);
+    CHECK(!run(st, &p).matched);
+
+    /* Inner: only behind a tunnel. */
+    p.payload = 4;
+    put_be32(lse, (200 << 12) | 0x100 | 5);
+    vxlan4_pkt(&t, 4789, 1, &p);
+    CHECK(run(st, &t.p).tag == 2);
+    put_be32(lse, (200 << 12) | 5);
+    vxlan4_pkt(&t, 4789, 1, &p);
+    CHECK(!run(st, &t.p).matched);
+    put_be32(lse, (200 << 12) | 0x100 | 5);
+    CHECK(!run(st, &p).matched);
+
+    /* MPLS right after GRE cannot be matched on this device. */
+    rule_normal(&r, 0);
+    spec_gre(&r, ETH_TYPE_MPLS, 0xffff, 0, 0);
+    spec_mpls(&r, 0, 100 << 12, 0xfffff000);
+    CREATE_FAIL(st, &qp1, &r, EOPNOTSUPP);
+
+    destroy_flow(st, f[0]);
+    destroy_flow(st, f[1]);
+    hw_model_steering_destroy(st);
+}
+
+static void
+test_inner_needs_tunnel(void)
+{
+    struct hw_model_steering *st = new_steering();
+    struct ibv_flow *f[4];
+    struct tnl_pkt t;
+    struct pkt p, in;
+    struct rule r;
+
+    /* Inner IPv4 with dst 10.0.0.2 (which is also the outer dst of the
+     * plain packets below), inner UDP, inner IPv6, inner Ethernet with
+     * only a MAC mask. */
+    rule_normal(&r, 0);
+    spec_ipv4(&r, IBV_FLOW_SPEC_INNER, "10.0.0.2", "255.255.255.255");
+    spec_tag(&r, 1);
+    f[0] = CREATE_OK(st, &qp1, &r);
+    rule_normal(&r, 1);
+    spec_l4(&r, IBV_FLOW_SPEC_UDP | IBV_FLOW_SPEC_INNER, -1, 4789);
+    spec_tag(&r, 2);
+    f[1] = CREATE_OK(st, &qp1, &r);
+    rule_normal(&r, 2);
+    spec_ipv6(&r, IBV_FLOW_SPEC_INNER, NULL, NULL);
+    spec_tag(&r, 3);
+    f[2] = CREATE_OK(st, &qp1, &r);
+    rule_normal(&r, 3);
+    {
+        uint8_t *s = rule_spec(&r, IBV_FLOW_SPEC_ETH | IBV_FLOW_SPEC_INNER,
+                               ETH_SIZE);
+
+        put_mac(s + ETH_V + F_DMAC, "00:00:00:00:00:02");
+        put_mac(s + ETH_M + F_DMAC, "ff:ff:ff:ff:ff:ff");
+    }
+    spec_tag(&r, 4);
+    f[3] = CREATE_OK(st, &qp1, &r);
+
+    /* Plain packets whose outer headers fit every inner spec. */
+    p = pkt_udp4("10.0.0.1", "10.0.0.2", 1, 4789);
+    CHECK(!run(st, &p).matched);
+    p = pkt_tcp6("2001:db8::1", "2001:db8::2", 1, 2);
+    CHECK(!run(st, &p).matched);
+    p = pkt_arp();
+    p.dst = "00:00:00:00:00:02";
+    CHECK(!run(st, &p).matched);
+
+    /* Tunnelled ones match. */
+    in = pkt_tcp4("10.0.0.1", "10.0.0.2", 1, 2);
+    vxlan4_pkt(&t, 4789, 1, &in);
+    CHECK(run(st, &t.p).tag == 1);
+    in = pkt_udp4("10.0.0.1", "10.0.0.3", 1, 4789);
+    vxlan4_pkt(&t, 4789, 1, &in);
+    CHECK(run(st, &t.p).tag == 2);
+    in = pkt_tcp6("2001:db8::1", "2001:db8::2", 1, 2);
+    gre_pkt(&t, false, 0, ETH_TYPE_IPV6, 0, &in);
+    CHECK(run(st, &t.p).tag == 3);
+    in = pkt_arp();
+    in.dst = "00:00:00:00:00:02";
+    gre_pkt(&t, true, 0, ETH_TYPE_TEB, 0, &in);
+    CHECK(run(st, &t.p).tag == 4);
+
+    /* A VXLAN packet on a port the parser does not know is plain UDP: the
+     * inner UDP rule does not see the inner headers. */
+    in = pkt_udp4("10.0.0.1", "10.0.0.3", 1, 4789);
+    vxlan4_pkt(&t, 4790, 1, &in);
+    CHECK(!run(st, &t.p).matched);
+
+    for (int i = 0; i < 4; i++) {
+        destroy_flow(st, f[i]);
+    }
+    hw_model_steering_destroy(st);
+}
+
 static void
 test_hw_model_flow_main(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
 {
@@ -2192,6 +2820,12 @@ test_hw_model_flow_main(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
         { "match-vlan", test_match_vlan },
         { "match-fragments", test_match_fragments_and_truncation },
         { "match-tunnel-specs", test_match_tunnel_specs },
+        { "parser-tunnels", test_parser_tunnels },
+        { "match-vxlan", test_match_vxlan },
+        { "vxlan-ports", test_vxlan_ports },
+        { "match-gre", test_match_gre },
+        { "match-mpls", test_match_mpls },
+        { "inner-needs-tunnel", test_inner_needs_tunnel },
         { "priorities", test_priorities },
         { "leftovers-egress", test_leftovers_and_egress },
         { "merge-conflicts", test_merge_and_conflicts },

@@ -717,10 +717,10 @@ test_metadata(void)
     /* Tunnel metadata: none on a packet from a physical port. */
     dp_match_init_udp(&match);
     match_set_tun_id(&match, htonll(5));
-    CHECK_REFUSED(&match, "match on tunnel not supported");
+    CHECK_REFUSED(&match, "match on tun_id not supported");
     dp_match_init_udp(&match);
     match_set_tun_dst(&match, htonl(0x0a000002));
-    CHECK_REFUSED(&match, "match on tunnel not supported");
+    CHECK_REFUSED(&match, "match on tun_dst not supported");
     dp_match_init_udp(&match);
     match_set_tun_dst(&match, htonl(0));
     match_set_tun_flags_masked(&match, 0, FLOW_TNL_F_MASK);
@@ -988,7 +988,12 @@ test_untranslatable_fields(void)
 #define F(MEMBER, REASON)                                               \
         { offsetof(struct flow, MEMBER),                                \
           MEMBER_SIZEOF(struct flow, MEMBER), REASON }
-        F(tunnel.tun_id, "match on tunnel not supported"),
+        F(tunnel.tun_id, "match on tun_id not supported"),
+        F(tunnel.ip_src, "match on tun_src not supported"),
+        F(tunnel.ipv6_dst, "match on tun_ipv6_dst not supported"),
+        F(tunnel.tp_dst, "match on tun_tp_dst not supported"),
+        F(tunnel.gbp_id, "match on tun_gbp_id not supported"),
+        F(tunnel.metadata.opts, "match on tunnel options not supported"),
         F(regs, "match on regs not supported"),
         F(conj_id, "match on conj_id not supported"),
         F(actset_output, "match on actset_output not supported"),
@@ -1048,9 +1053,870 @@ test_priority_and_rss_bands(void)
     /* Every band stays below the guard or between it and the miss rules,
      * and within the 0..15 verbs accepts. */
     CHECK(HW_PRIO_TAGGED + 2 < HW_PRIO_VLAN_GUARD);
-    CHECK(HW_PRIO_VLAN_GUARD < HW_PRIO_UNTAGGED);
+    CHECK(HW_PRIO_VLAN_GUARD < HW_PRIO_TUNNEL_GUARD);
+    CHECK(HW_PRIO_TUNNEL_GUARD < HW_PRIO_TUNNEL);
+    CHECK(HW_PRIO_TUNNEL + 2 < HW_PRIO_UNTAGGED);
     CHECK(HW_PRIO_UNTAGGED + 2 < HW_PRIO_MISS_L4);
     CHECK(HW_PRIO_MISS_L3 <= 15);
+}
+
+/* Tunnels. */
+
+#define TEST_VPORT 4789         /* The vxlan vport's odp port. */
+#define TEST_VPORT_MARK 9
+
+/* A vport flow as dpif-netdev puts it after a VXLAN tnl_pop: the tunnel
+ * metadata as tnl_wc_init() unwildcards it (src, dst, tun_id and tos
+ * exact, the df/csum/key flags, never ttl nor the UDP ports), in_port the
+ * vport, and an inner TCP packet to 10.0.0.2:80. */
+static void
+vport_match_init(struct match *match, bool ipv6)
+{
+    match_init_catchall(match);
+    match->flow.in_port.odp_port = u32_to_odp(TEST_VPORT);
+    match->wc.masks.in_port.odp_port = u32_to_odp(UINT32_MAX);
+    match_set_recirc_id(match, 0);
+    match_set_packet_type(match, htonl(PT_ETH));
+    match->wc.masks.vlans[0].tpid = OVS_BE16_MAX;
+    match->wc.masks.vlans[0].tci = OVS_BE16_MAX;
+
+    match_set_tun_id(match, htonll(0x7b));
+    if (ipv6) {
+        struct in6_addr src, dst;
+
+        CHECK(inet_pton(AF_INET6, "2001:db8::92", &src) == 1);
+        CHECK(inet_pton(AF_INET6, "2001:db8::88", &dst) == 1);
+        match_set_tun_ipv6_src(match, &src);
+        match_set_tun_ipv6_dst(match, &dst);
+    } else {
+        match_set_tun_src(match, htonl(0x0101025c));
+        match_set_tun_dst(match, htonl(0x01010258));
+    }
+    match->flow.tunnel.flags = FLOW_TNL_F_KEY;
+    match->wc.masks.tunnel.flags = (FLOW_TNL_F_DONT_FRAGMENT | FLOW_TNL_F_CSUM
+                                    | FLOW_TNL_F_KEY);
+    match_set_tun_tos(match, 0);
+
+    match_set_dl_type(match, htons(ETH_TYPE_IP));
+    match_set_nw_frag_masked(match, 0, FLOW_NW_FRAG_MASK);
+    match_set_nw_dst(match, htonl(0x0a000002));
+    match_set_nw_proto(match, IPPROTO_TCP);
+    match_set_tp_dst(match, htons(80));
+}
+
+static void
+vport_params_init(struct hw_translate_params *params, enum hw_tunnel_type t)
+{
+    memset(params, 0, sizeof *params);
+    params->flow_mark = TEST_VPORT_MARK;
+    params->in_port = u32_to_odp(TEST_VPORT);
+    params->vport = t;
+    params->vport_udp_port = t == HW_TUNNEL_VXLAN ? htons(4789) : htons(0);
+}
+
+/* Translates the vport flow 'match' with an output action.  The rule must
+ * come out as nothing or as a sane rule, as translate_mark() checks. */
+static int
+translate_vport(const struct match *match, enum hw_tunnel_type t,
+                struct hw_rule *rule, struct ds *reason)
+{
+    struct hw_translate_params params;
+    struct ds s = DS_EMPTY_INITIALIZER;
+    struct ofpbuf actions;
+    int error;
+
+    vport_params_init(&params, t);
+    ofpbuf_init(&actions, 0);
+    put_output(&actions, 1);
+    memset(rule, 0x5a, sizeof *rule);
+    error = hw_translate_flow(match, actions.data, actions.size, &params,
+                              rule, &s);
+    if (!error) {
+        CHECK_STR(ds_cstr(&s), "");
+        check_rule_sane(rule);
+    } else {
+        struct hw_rule zero;
+
+        memset(&zero, 0, sizeof zero);
+        CHECK(!memcmp(rule, &zero, sizeof zero));
+    }
+    if (reason) {
+        ds_put_cstr(reason, ds_cstr(&s));
+    }
+    ds_destroy(&s);
+    ofpbuf_uninit(&actions);
+    return error;
+}
+
+static void
+check_vport_refused_at(const struct match *match, enum hw_tunnel_type t,
+                       const char *expected, const char *file, int line)
+{
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct hw_rule rule;
+    int error;
+
+    error = translate_vport(match, t, &rule, &reason);
+    if (error != EOPNOTSUPP || strcmp(ds_cstr(&reason), expected)) {
+        ovs_abort(0, "%s:%d: expected refusal \"%s\" (EOPNOTSUPP), got "
+                  "\"%s\" (%s)", file, line, expected, ds_cstr(&reason),
+                  ovs_strerror(error));
+    }
+    ds_destroy(&reason);
+}
+#define CHECK_VPORT_REFUSED(MATCH, TYPE, REASON) \
+    check_vport_refused_at(MATCH, TYPE, REASON, __FILE__, __LINE__)
+
+/* A vport flow becomes one rule on the physical port: the outer headers
+ * from the tunnel metadata, the VNI, an L2 decap, the inner headers and the
+ * vport flow's own mark. */
+static void
+test_vport_vxlan(void)
+{
+    struct hw_translate_params params;
+    struct hw_tunnel_restore restore;
+    struct match match;
+    struct hw_rule rule;
+    struct ofpbuf drop;
+
+    vport_match_init(&match, false);
+    CHECK_INT(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
+    CHECK_INT(rule.tunnel, HW_TUNNEL_VXLAN);
+    CHECK_INT(rule.outer.present, HW_HDR_IPV4 | HW_HDR_UDP);
+    CHECK_INT(ntohl(rule.outer.ipv4.src), 0x0101025c);
+    CHECK_INT(ntohl(rule.outer.ipv4_mask.src), 0xffffffff);
+    CHECK_INT(ntohl(rule.outer.ipv4.dst), 0x01010258);
+    CHECK_INT(ntohl(rule.outer.ipv4_mask.dst), 0xffffffff);
+    CHECK_INT(rule.outer.ipv4.tos, 0);
+    CHECK_INT(rule.outer.ipv4_mask.tos, 0xff);
+    CHECK_INT(rule.outer.ipv4_mask.proto, 0);
+    CHECK_INT(ntohs(rule.outer.l4.dst), 4789);
+    CHECK_INT(ntohs(rule.outer.l4_mask.dst), 0xffff);
+    CHECK_INT(rule.outer.l4_mask.src, 0);
+    CHECK_INT(ntohl(rule.tnl.vni), 0x7b);
+    CHECK_INT(ntohl(rule.tnl_mask.vni), 0xffffff);
+    CHECK_INT(rule.tnl_mask.gre_key, 0);
+    CHECK_INT(rule.inner.present, HW_HDR_IPV4 | HW_HDR_TCP);
+    CHECK_INT(ntohl(rule.inner.ipv4.dst), 0x0a000002);
+    CHECK_INT(ntohs(rule.inner.l4.dst), 80);
+    CHECK_INT(rule.reformat, HW_REFORMAT_L2_DECAP);
+    CHECK_INT(rule.reformat_len, 0);
+    CHECK(!rule.egress);
+    CHECK(rule.has_tag);
+    CHECK_INT(rule.tag, TEST_VPORT_MARK);
+    CHECK(!rule.full);
+    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TUNNEL);
+    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV4_TCP);
+
+    /* What recovery gives the decapsulated packets. */
+    vport_params_init(&params, HW_TUNNEL_VXLAN);
+    hw_translate_tunnel_restore(&match, &params, &restore);
+    CHECK_INT(ntohl(restore.tunnel.ip_src), 0x0101025c);
+    CHECK_INT(ntohl(restore.tunnel.ip_dst), 0x01010258);
+    CHECK(ipv6_mask_is_any(&restore.tunnel.ipv6_dst));
+    CHECK_INT(ntohll(restore.tunnel.tun_id), 0x7b);
+    CHECK_INT(restore.tunnel.flags, FLOW_TNL_F_KEY);
+    CHECK_INT(restore.tunnel.ip_tos, 0);
+    CHECK_INT(ntohs(restore.tunnel.tp_dst), 4789);
+    CHECK_INT(restore.tunnel.tp_src, 0);
+    CHECK_INT(ntohl(restore.packet_type), PT_ETH);
+
+    /* DF cannot be matched (OpenFlow cannot see it either): consumed, and
+     * given back as the flow had it.  The TOS can. */
+    match.flow.tunnel.flags |= FLOW_TNL_F_DONT_FRAGMENT;
+    match_set_tun_tos(&match, 0xb8);
+    CHECK_INT(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
+    CHECK_INT(rule.outer.ipv4.tos, 0xb8);
+    hw_translate_tunnel_restore(&match, &params, &restore);
+    CHECK_INT(restore.tunnel.flags, FLOW_TNL_F_KEY | FLOW_TNL_F_DONT_FRAGMENT);
+    CHECK_INT(restore.tunnel.ip_tos, 0xb8);
+
+    /* IPv6 outer. */
+    vport_match_init(&match, true);
+    CHECK_INT(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
+    CHECK_INT(rule.outer.present, HW_HDR_IPV6 | HW_HDR_UDP);
+    CHECK(in6_equal(&rule.outer.ipv6.src, "2001:db8::92"));
+    CHECK(ipv6_mask_is_exact(&rule.outer.ipv6_mask.dst));
+    CHECK_INT(rule.outer.ipv6_mask.tclass, 0xff);
+    CHECK_INT(rule.outer.ipv6_mask.next_hdr, 0);
+    hw_translate_tunnel_restore(&match, &params, &restore);
+    CHECK(in6_equal(&restore.tunnel.ipv6_dst, "2001:db8::88"));
+    CHECK_INT(restore.tunnel.ip_dst, 0);
+
+    /* A vport flow that drops: no decap needed (nor allowed with DROP). */
+    vport_match_init(&match, false);
+    vport_params_init(&params, HW_TUNNEL_VXLAN);
+    ofpbuf_init(&drop, 0);
+    CHECK_INT(hw_translate_flow(&match, drop.data, drop.size, &params, &rule,
+                                NULL), 0);
+    CHECK_INT(rule.fate, HW_FATE_DROP);
+    CHECK(rule.full);
+    CHECK_INT(rule.reformat, HW_REFORMAT_NONE);
+    CHECK_INT(rule.tunnel, HW_TUNNEL_VXLAN);
+    ofpbuf_uninit(&drop);
+}
+
+static void
+test_vport_gre(void)
+{
+    struct hw_translate_params params;
+    struct hw_tunnel_restore restore;
+    struct eth_header eth;
+    struct match match;
+    struct hw_rule rule;
+
+    /* GRE carrying Ethernet (TEB) with a key. */
+    vport_match_init(&match, false);
+    match_set_tun_id(&match, htonll(0x1c8));
+    CHECK_INT(translate_vport(&match, HW_TUNNEL_GRE, &rule, NULL), 0);
+    CHECK_INT(rule.tunnel, HW_TUNNEL_GRE);
+    CHECK_INT(rule.outer.present, HW_HDR_IPV4);
+    CHECK_INT(ntohs(rule.tnl.gre_protocol), ETH_TYPE_TEB);
+    CHECK_INT(ntohs(rule.tnl_mask.gre_protocol), 0xffff);
+    CHECK_INT(ntohl(rule.tnl.gre_key), 0x1c8);
+    CHECK_INT(ntohl(rule.tnl_mask.gre_key), 0xffffffff);
+    CHECK_INT(rule.tnl_mask.vni, 0);
+    CHECK_INT(rule.reformat, HW_REFORMAT_L2_DECAP);
+    vport_params_init(&params, HW_TUNNEL_GRE);
+    hw_translate_tunnel_restore(&match, &params, &restore);
+    CHECK_INT(restore.tunnel.tp_dst, 0);
+    CHECK_INT(ntohll(restore.tunnel.tun_id), 0x1c8);
+
+    /* A keyless GRE port: tun_id 0 "-key", matched as key 0. */
+    match_set_tun_id(&match, htonll(0));
+    match.flow.tunnel.flags = 0;
+    CHECK_INT(translate_vport(&match, HW_TUNNEL_GRE, &rule, NULL), 0);
+    CHECK_INT(rule.tnl.gre_key, 0);
+    CHECK_INT(ntohl(rule.tnl_mask.gre_key), 0xffffffff);
+    hw_translate_tunnel_restore(&match, &params, &restore);
+    CHECK_INT(restore.tunnel.flags, 0);
+
+    /* GRE carrying IPv4 (packet_type legacy_l3): an L3 decap whose data is
+     * the Ethernet header put in front of the IPv4 packet, which recovery
+     * removes again. */
+    vport_match_init(&match, false);
+    match_set_tun_id(&match, htonll(0x1c8));
+    match_set_packet_type(&match, htonl(PT_IPV4));
+    match.wc.masks.vlans[0].tpid = htons(0);
+    match.wc.masks.vlans[0].tci = htons(0);
+    CHECK_INT(translate_vport(&match, HW_TUNNEL_GRE, &rule, NULL), 0);
+    CHECK_INT(ntohs(rule.tnl.gre_protocol), ETH_TYPE_IP);
+    CHECK_INT(rule.reformat, HW_REFORMAT_L3_DECAP);
+    CHECK_INT(rule.reformat_len, ETH_HEADER_LEN);
+    memcpy(&eth, rule.reformat_data, sizeof eth);
+    CHECK_INT(ntohs(eth.eth_type), ETH_TYPE_IP);
+    CHECK(eth_addr_is_zero(eth.eth_dst) && eth_addr_is_zero(eth.eth_src));
+    CHECK_INT(rule.inner.present, HW_HDR_IPV4 | HW_HDR_TCP);
+    CHECK(!(rule.inner.present & HW_HDR_ETH));
+    hw_translate_tunnel_restore(&match, &params, &restore);
+    CHECK_INT(ntohl(restore.packet_type), PT_IPV4);
+
+    /* VXLAN carries Ethernet only. */
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "match on packet_type 0x10800 not supported");
+}
+
+/* What the NIC cannot match, or what could not be given back to the
+ * decapsulated packets, keeps the flow in software. */
+static void
+test_vport_refusals(void)
+{
+    struct match match;
+    struct hw_rule rule;
+
+    vport_match_init(&match, false);
+    match.flow.tunnel.flags |= FLOW_TNL_F_CSUM;
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN, "tunnel with checksum not "
+                        "supported: the NIC would not verify it");
+
+    vport_match_init(&match, false);
+    match.flow.tunnel.flags |= FLOW_TNL_F_OAM;
+    match.wc.masks.tunnel.flags |= FLOW_TNL_F_OAM;
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "match on tunnel OAM flag not supported");
+    match.flow.tunnel.flags &= ~FLOW_TNL_F_OAM;
+    CHECK_INT(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
+
+    vport_match_init(&match, false);
+    match_set_tun_ttl(&match, 64);
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "match on tun_ttl not supported");
+
+    vport_match_init(&match, false);
+    match.flow.tunnel.tp_src = htons(1234);
+    match.wc.masks.tunnel.tp_src = OVS_BE16_MAX;
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "match on tun_tp_src not supported");
+
+    vport_match_init(&match, false);
+    match_set_tun_tp_dst(&match, htons(4790));
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "match on tun_tp_dst 4790 not supported");
+    match_set_tun_tp_dst(&match, htons(4789));
+    CHECK_INT(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
+
+    vport_match_init(&match, false);
+    match_set_tun_src_masked(&match, htonl(0x01010200), htonl(0xffffff00));
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "partial match on tun_src not supported");
+    match.wc.masks.tunnel.ip_src = htonl(0);
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "missing match on tun_src not supported");
+
+    vport_match_init(&match, false);
+    match_set_tun_dst_masked(&match, htonl(0x01010200), htonl(0xffffff00));
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "partial match on tun_dst not supported");
+    match.wc.masks.tunnel.ip_dst = htonl(0);
+    match.flow.tunnel.ip_dst = htonl(0);
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "vport flow without a tunnel destination");
+
+    vport_match_init(&match, false);
+    match_set_tun_tos_masked(&match, 0xb8, 0xfc);
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "partial match on tun_tos not supported");
+
+    vport_match_init(&match, false);
+    match.wc.masks.tunnel.tun_id = htonll(0);
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "missing match on tun_id not supported");
+    match_set_tun_id(&match, htonll(1u << 24));
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "tun_id 0x1000000 is not a VNI");
+    match_set_tun_id(&match, htonll(UINT64_C(1) << 32));
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_GRE,
+                        "tun_id 0x100000000 is not a GRE key");
+
+    /* Options and the fields of other tunnel types. */
+    vport_match_init(&match, false);
+    match_set_tun_gbp_id(&match, htons(5));
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "match on tun_gbp_id not supported");
+    vport_match_init(&match, false);
+    match.flow.tunnel.metadata.present.map = 1;
+    match.wc.masks.tunnel.metadata.present.map = 1;
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "match on tunnel options not supported");
+
+    /* The VXLAN port must be known. */
+    vport_match_init(&match, false);
+    {
+        struct hw_translate_params params;
+        struct ofpbuf actions;
+        struct ds reason = DS_EMPTY_INITIALIZER;
+
+        vport_params_init(&params, HW_TUNNEL_VXLAN);
+        params.vport_udp_port = htons(0);
+        ofpbuf_init(&actions, 0);
+        put_output(&actions, 1);
+        CHECK_INT(hw_translate_flow(&match, actions.data, actions.size,
+                                    &params, &rule, &reason), EOPNOTSUPP);
+        CHECK_STR(ds_cstr(&reason), "VXLAN vport without UDP port");
+        ds_destroy(&reason);
+        ofpbuf_uninit(&actions);
+    }
+
+    /* An inner frame that must carry a VLAN tag: tunnel rules sit behind
+     * the inner VLAN guard.  One that must not carry one is fine. */
+    vport_match_init(&match, false);
+    match_set_dl_vlan(&match, htons(100), 0);
+    match.flow.vlans[0].tpid = htons(ETH_TYPE_VLAN_8021Q);
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
+                        "match on inner vlan_tci 0x1064/0xffff not "
+                        "supported");
+}
+
+/* The flow that pops the tunnel keeps an ordinary partial rule: no decap
+ * (its match says nothing of the VNI or the outer source, which the vport
+ * flows match on), and no push. */
+static void
+test_tnl_pop_flow(void)
+{
+    struct hw_push push;
+    struct ofpbuf actions;
+    struct match match;
+    struct hw_rule rule;
+
+    dp_match_init_ipv4(&match);
+    match_set_dl_dst(&match, (struct eth_addr) ETH_ADDR_C(aa, 55, aa, 55,
+                                                          00, 00));
+    match_set_nw_dst(&match, htonl(0x01010258));
+    match_set_nw_proto(&match, IPPROTO_UDP);
+    match_set_tp_dst(&match, htons(4789));
+    ofpbuf_init(&actions, 0);
+    nl_msg_put_odp_port(&actions, OVS_ACTION_ATTR_TUNNEL_POP,
+                        u32_to_odp(TEST_VPORT));
+    CHECK_INT(translate_mark(&match, &actions, TEST_MARK, &rule, NULL), 0);
+    CHECK_INT(rule.tunnel, HW_TUNNEL_NONE);
+    CHECK_INT(rule.reformat, HW_REFORMAT_NONE);
+    CHECK(rule.has_tag && !rule.full);
+    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
+    CHECK_INT(hw_translate_push(&rule, actions.data, actions.size, &push,
+                                NULL), ENOENT);
+    ofpbuf_uninit(&actions);
+}
+
+/* Tunnel push. */
+
+/* The header netdev_vxlan_build_header() makes for a VXLAN port with remote
+ * 1.1.2.92 (or 2001:db8::92) and VNI 0x7b: Ethernet, IP with DF and TTL 64
+ * (IPv4 checksum of the header with total length 0), UDP to 4789 with
+ * source port and checksum 0, VXLAN. */
+static size_t
+vxlan_header(uint8_t *h, bool ipv6, uint16_t udp_csum)
+{
+    static const uint8_t eth4[] = {
+        0xf8, 0xbc, 0x12, 0x44, 0x34, 0xb6, 0xaa, 0x55, 0xaa, 0x55, 0x00,
+        0x00, 0x08, 0x00,
+    };
+    static const uint8_t ip4[] = {
+        0x45, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11, 0x00,
+        0x00, 0x01, 0x01, 0x02, 0x58, 0x01, 0x01, 0x02, 0x5c,
+    };
+    static const uint8_t ip6[] = {
+        0x60, 0x00, 0x00, 0x00, 0x00, 0x00, 0x11, 0x40,
+        0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x88,
+        0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x92,
+    };
+    const uint8_t udp_vxlan[] = {
+        0x00, 0x00, 0x12, 0xb5, 0x00, 0x00, udp_csum >> 8, udp_csum & 0xff,
+        0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x7b, 0x00,
+    };
+    size_t n = 0;
+
+    memcpy(h, eth4, sizeof eth4);
+    if (ipv6) {
+        h[12] = 0x86;
+        h[13] = 0xdd;
+    }
+    n += sizeof eth4;
+    if (ipv6) {
+        memcpy(h + n, ip6, sizeof ip6);
+        n += sizeof ip6;
+    } else {
+        memcpy(h + n, ip4, sizeof ip4);
+        n += sizeof ip4;
+    }
+    memcpy(h + n, udp_vxlan, sizeof udp_vxlan);
+    return n + sizeof udp_vxlan;
+}
+
+/* A GRE header over IPv4 to 1.1.2.92 with 'flags' (GRE_KEY adds key
+ * 0x1c8) and 'protocol'. */
+static size_t
+gre_header(uint8_t *h, uint16_t flags, uint16_t protocol)
+{
+    size_t n = vxlan_header(h, false, 0) - 16;
+
+    h[23] = IPPROTO_GRE;
+    h[n++] = flags >> 8;
+    h[n++] = flags & 0xff;
+    h[n++] = protocol >> 8;
+    h[n++] = protocol & 0xff;
+    if (flags & GRE_CSUM) {
+        memset(h + n, 0, 4);
+        n += 4;
+    }
+    if (flags & GRE_KEY) {
+        static const uint8_t key[] = { 0x00, 0x00, 0x01, 0xc8 };
+
+        memcpy(h + n, key, sizeof key);
+        n += sizeof key;
+    }
+    if (flags & GRE_SEQ) {
+        memset(h + n, 0, 4);
+        n += 4;
+    }
+    return n;
+}
+
+static void
+put_tnl_push(struct ofpbuf *actions, uint32_t tnl_type, const uint8_t *h,
+             size_t len)
+{
+    struct ovs_action_push_tnl data;
+
+    memset(&data, 0, sizeof data);
+    data.tnl_port = u32_to_odp(TEST_VPORT);
+    data.out_port = u32_to_odp(100);
+    data.header_len = len;
+    data.tnl_type = tnl_type;
+    memcpy(data.header, h, len);
+    nl_msg_put_unspec(actions, OVS_ACTION_ATTR_TUNNEL_PUSH, &data,
+                      offsetof(struct ovs_action_push_tnl, header) + len);
+}
+
+/* Translates the UDP flow with 'actions', then looks for its push. */
+static int
+translate_push(const struct ofpbuf *actions, struct hw_rule *rule,
+               struct hw_push *push, struct ds *reason)
+{
+    struct match match;
+
+    dp_match_init_udp(&match);
+    CHECK_INT(translate_mark(&match, actions, TEST_MARK, rule, NULL), 0);
+    return hw_translate_push(rule, actions->data, actions->size, push,
+                             reason);
+}
+
+static void
+check_push_refused_at(const struct ofpbuf *actions, const char *expected,
+                      const char *file, int line)
+{
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct hw_push push, zero;
+    struct hw_rule rule;
+    int error;
+
+    memset(&push, 0x5a, sizeof push);
+    error = translate_push(actions, &rule, &push, &reason);
+    if (error != EOPNOTSUPP || strcmp(ds_cstr(&reason), expected)) {
+        ovs_abort(0, "%s:%d: expected push refusal \"%s\", got \"%s\" (%s)",
+                  file, line, expected, ds_cstr(&reason),
+                  ovs_strerror(error));
+    }
+    memset(&zero, 0, sizeof zero);
+    CHECK(!memcmp(&push, &zero, sizeof zero));
+    ds_destroy(&reason);
+}
+#define CHECK_PUSH_REFUSED(ACTIONS, REASON) \
+    check_push_refused_at(ACTIONS, REASON, __FILE__, __LINE__)
+
+static void
+test_tnl_push_vxlan(void)
+{
+    uint8_t h[TNL_PUSH_HEADER_SIZE];
+    struct ofpbuf actions;
+    struct hw_push push;
+    struct hw_rule rule;
+    size_t len, ofs;
+
+    /* clone(tnl_push(...),2), as xlate makes it when the push is not the
+     * last action. */
+    len = vxlan_header(h, false, 0);
+    CHECK_INT(len, 50);
+    ofpbuf_init(&actions, 0);
+    put_output(&actions, 1);
+    ofs = nl_msg_start_nested(&actions, OVS_ACTION_ATTR_CLONE);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+    put_output(&actions, 2);
+    nl_msg_end_nested(&actions, ofs);
+    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
+
+    CHECK_INT(odp_to_u32(push.out_port), 2);
+    CHECK_INT(odp_to_u32(push.tnl_port), TEST_VPORT);
+    CHECK_INT(odp_to_u32(push.push_out_port), 100);
+    CHECK_INT(push.tnl_type, OVS_VPORT_TYPE_VXLAN);
+    CHECK(!push.l3);
+    /* The egress rule: what the flow sends (its own match), the encap with
+     * exactly the header OVS would push. */
+    CHECK(push.egress.egress);
+    CHECK(!push.egress.has_tag);
+    CHECK_INT(push.egress.fate, HW_FATE_RSS);
+    CHECK(push.egress.count);
+    CHECK_INT(push.egress.tunnel, HW_TUNNEL_NONE);
+    CHECK(!memcmp(&push.egress.outer, &rule.outer, sizeof rule.outer));
+    CHECK_INT(push.egress.reformat, HW_REFORMAT_L2_ENCAP);
+    CHECK_INT(push.egress.reformat_len, 50);
+    CHECK(!memcmp(push.egress.reformat_data, h, 50));
+    CHECK_INT(push.header_len, 50);
+    CHECK(!memcmp(push.header, h, 50));
+    /* The outer headers the encap adds, for the overlap checks. */
+    CHECK_INT(push.encap.present, HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_UDP);
+    CHECK_INT(ntohl(push.encap.ipv4.dst), 0x0101025c);
+    CHECK_INT(ntohl(push.encap.ipv4_mask.dst), 0xffffffff);
+    CHECK_INT(ntohs(push.encap.l4.dst), 4789);
+    CHECK(!hw_headers_overlap(&push.egress.outer, &push.encap));
+
+    /* The top-level form: tnl_push(...),2. */
+    ofpbuf_clear(&actions);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+    put_output(&actions, 2);
+    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
+    CHECK_INT(odp_to_u32(push.out_port), 2);
+
+    /* IPv6 outer: 70 bytes. */
+    len = vxlan_header(h, true, 0);
+    CHECK_INT(len, 70);
+    ofpbuf_clear(&actions);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+    put_output(&actions, 2);
+    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
+    CHECK_INT(push.egress.reformat_len, 70);
+    CHECK(!memcmp(push.egress.reformat_data, h, 70));
+    CHECK_INT(push.encap.present, HW_HDR_ETH | HW_HDR_IPV6 | HW_HDR_UDP);
+    CHECK(in6_equal(&push.encap.ipv6.dst, "2001:db8::92"));
+
+    /* From a vport flow (VXLAN in, VXLAN out): the packet it sends is the
+     * inner one. */
+    {
+        struct hw_translate_params params;
+        struct match match;
+
+        vport_match_init(&match, false);
+        vport_params_init(&params, HW_TUNNEL_VXLAN);
+        CHECK_INT(hw_translate_flow(&match, actions.data, actions.size,
+                                    &params, &rule, NULL), 0);
+        CHECK_INT(hw_translate_push(&rule, actions.data, actions.size,
+                                    &push, NULL), 0);
+        CHECK(!memcmp(&push.egress.outer, &rule.inner, sizeof rule.inner));
+        CHECK_INT(push.egress.tunnel, HW_TUNNEL_NONE);
+    }
+
+    /* No push at all. */
+    ofpbuf_clear(&actions);
+    put_output(&actions, 2);
+    CHECK_INT(translate_push(&actions, &rule, &push, NULL), ENOENT);
+    ofpbuf_uninit(&actions);
+}
+
+static void
+test_tnl_push_gre(void)
+{
+    uint8_t h[TNL_PUSH_HEADER_SIZE];
+    struct ofpbuf actions;
+    struct hw_push push;
+    struct hw_rule rule;
+    size_t len;
+
+    /* GRE (TEB) with a key: 14 + 20 + 8 bytes. */
+    len = gre_header(h, GRE_KEY, ETH_TYPE_TEB);
+    CHECK_INT(len, 42);
+    ofpbuf_init(&actions, 0);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
+    put_output(&actions, 2);
+    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
+    CHECK_INT(push.egress.reformat, HW_REFORMAT_L2_ENCAP);
+    CHECK_INT(push.egress.reformat_len, 42);
+    CHECK(!memcmp(push.egress.reformat_data, h, 42));
+    CHECK_INT(push.encap.present, HW_HDR_ETH | HW_HDR_IPV4);
+    CHECK_INT(push.encap.ipv4.proto, IPPROTO_GRE);
+
+    /* GRE carrying the IPv4 packet (pop_eth first): an L2_TO_L3 encap, and
+     * the egress rule matches the IP headers only. */
+    len = gre_header(h, GRE_KEY, ETH_TYPE_IP);
+    ofpbuf_clear(&actions);
+    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_ETH);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
+    put_output(&actions, 2);
+    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
+    CHECK(push.l3);
+    CHECK_INT(push.egress.reformat, HW_REFORMAT_L3_ENCAP);
+    CHECK(!memcmp(push.egress.reformat_data, h, len));
+    CHECK(!(push.egress.outer.present & HW_HDR_ETH));
+    CHECK(eth_addr_is_zero(push.egress.outer.eth_mask.dst));
+    CHECK_INT(push.egress.outer.present, HW_HDR_IPV4 | HW_HDR_UDP);
+
+    /* The GRE protocol must fit what is pushed. */
+    len = gre_header(h, GRE_KEY, ETH_TYPE_IPV6);
+    ofpbuf_clear(&actions);
+    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_ETH);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "tnl_push GRE protocol 0x86dd does not fit "
+                       "the packet");
+    len = gre_header(h, GRE_KEY, ETH_TYPE_IP);
+    ofpbuf_clear(&actions);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "tnl_push of an Ethernet frame with GRE "
+                       "protocol 0x0800 not supported");
+
+    /* What the NIC would have to compute per packet. */
+    len = gre_header(h, GRE_KEY | GRE_CSUM, ETH_TYPE_TEB);
+    ofpbuf_clear(&actions);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "tnl_push of GRE with checksum not "
+                       "supported: the NIC does not compute it");
+    len = gre_header(h, GRE_SEQ, ETH_TYPE_TEB);
+    ofpbuf_clear(&actions);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "tnl_push of GRE with sequence number not "
+                       "supported: the NIC does not compute it");
+    ofpbuf_uninit(&actions);
+}
+
+static void
+test_tnl_push_refusals(void)
+{
+    uint8_t h[TNL_PUSH_HEADER_SIZE];
+    struct ofpbuf actions;
+    size_t len, ofs;
+
+    len = vxlan_header(h, false, 0);
+    ofpbuf_init(&actions, 0);
+
+    /* Other tunnel types. */
+    put_tnl_push(&actions, OVS_VPORT_TYPE_GENEVE, h, len);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "tnl_push of a geneve tunnel not "
+                       "supported");
+    ofpbuf_clear(&actions);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_ERSPAN, h, len);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "tnl_push of a erspan tunnel not "
+                       "supported");
+
+    /* A UDP checksum the NIC would not compute. */
+    len = vxlan_header(h, false, 0xffff);
+    ofpbuf_clear(&actions);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "tnl_push with outer UDP checksum not "
+                       "supported: the NIC does not compute it");
+    len = vxlan_header(h, false, 0);
+
+    /* The packet changed before the push: the egress rule would not see
+     * what the flow matched. */
+    ofpbuf_clear(&actions);
+    nl_msg_put_u32(&actions, OVS_ACTION_ATTR_RECIRC, 1);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "recirc before tnl_push not supported");
+    ofpbuf_clear(&actions);
+    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_VLAN);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "pop_vlan before tnl_push not supported");
+    ofpbuf_clear(&actions);
+    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_ETH);
+    put_output(&actions, 2);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "pop_eth not followed by tnl_push not "
+                       "supported");
+
+    /* ...but a clone that changes its own copy does not matter. */
+    ofpbuf_clear(&actions);
+    ofs = nl_msg_start_nested(&actions, OVS_ACTION_ATTR_CLONE);
+    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_VLAN);
+    put_output(&actions, 3);
+    nl_msg_end_nested(&actions, ofs);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+    put_output(&actions, 2);
+    {
+        struct hw_push push;
+        struct hw_rule rule;
+
+        CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
+    }
+
+    /* After the push: exactly one output. */
+    ofpbuf_clear(&actions);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+    CHECK_PUSH_REFUSED(&actions, "tnl_push without output");
+    put_output(&actions, 2);
+    put_output(&actions, 3);
+    CHECK_PUSH_REFUSED(&actions, "more than one output after tnl_push not "
+                       "supported");
+    ofpbuf_clear(&actions);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_VLAN);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "pop_vlan after tnl_push not supported");
+
+    /* Two pushes (flooding to two tunnels). */
+    ofpbuf_clear(&actions);
+    for (int i = 0; i < 2; i++) {
+        ofs = nl_msg_start_nested(&actions, OVS_ACTION_ATTR_CLONE);
+        put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+        put_output(&actions, 2);
+        nl_msg_end_nested(&actions, ofs);
+    }
+    CHECK_PUSH_REFUSED(&actions, "more than one tnl_push not supported");
+
+    /* Headers it cannot make sense of. */
+    ofpbuf_clear(&actions);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len - 4);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "tnl_push VXLAN header malformed");
+    h[14] = 0x46;
+    ofpbuf_clear(&actions);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "tnl_push outer IPv4 header with options "
+                       "not supported");
+    ofpbuf_uninit(&actions);
+}
+
+/* The overlap checks that guard egress rules. */
+static void
+test_rule_overlap(void)
+{
+    struct hw_headers a, b;
+    struct hw_rule ra, rb;
+
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    CHECK(hw_headers_overlap(&a, &b));
+
+    a.present = HW_HDR_IPV4;
+    a.ipv4.dst = htonl(0x0a000001);
+    a.ipv4_mask.dst = OVS_BE32_MAX;
+    b.present = HW_HDR_IPV4;
+    b.ipv4.dst = htonl(0x0a000002);
+    b.ipv4_mask.dst = OVS_BE32_MAX;
+    CHECK(!hw_headers_overlap(&a, &b));
+    b.ipv4_mask.dst = htonl(0xffffff00);
+    b.ipv4.dst = htonl(0x0a000000);
+    CHECK(hw_headers_overlap(&a, &b));
+
+    /* IPv4 and IPv6 never, through the ethertype they imply. */
+    b.present = HW_HDR_IPV6;
+    CHECK(!hw_headers_overlap(&a, &b));
+    memset(&b, 0, sizeof b);
+    b.present = HW_HDR_ETH;
+    b.eth.type = htons(ETH_TYPE_ARP);
+    b.eth_mask.type = OVS_BE16_MAX;
+    CHECK(!hw_headers_overlap(&a, &b));
+    b.eth.type = htons(ETH_TYPE_IP);
+    CHECK(hw_headers_overlap(&a, &b));
+
+    /* TCP and UDP never; ports only within one protocol. */
+    a.present |= HW_HDR_TCP;
+    b.present = HW_HDR_IPV4 | HW_HDR_UDP;
+    b.eth_mask.type = htons(0);
+    CHECK(!hw_headers_overlap(&a, &b));
+    b.present = HW_HDR_IPV4;
+    b.ipv4.proto = IPPROTO_UDP;
+    b.ipv4_mask.proto = UINT8_MAX;
+    CHECK(!hw_headers_overlap(&a, &b));
+    b.ipv4.proto = IPPROTO_TCP;
+    CHECK(hw_headers_overlap(&a, &b));
+    b.present |= HW_HDR_TCP;
+    b.ipv4_mask.proto = 0;
+    b.ipv4.proto = 0;
+    a.l4.dst = htons(80);
+    a.l4_mask.dst = OVS_BE16_MAX;
+    b.l4.dst = htons(81);
+    b.l4_mask.dst = OVS_BE16_MAX;
+    CHECK(!hw_headers_overlap(&a, &b));
+    b.l4_mask.dst = htons(0xfffe);
+    b.l4.dst = htons(80);
+    CHECK(hw_headers_overlap(&a, &b));
+
+    /* Rules: tunnels and inner headers count when both have them. */
+    memset(&ra, 0, sizeof ra);
+    memset(&rb, 0, sizeof rb);
+    ra.tunnel = rb.tunnel = HW_TUNNEL_VXLAN;
+    ra.tnl.vni = htonl(1);
+    rb.tnl.vni = htonl(2);
+    ra.tnl_mask.vni = rb.tnl_mask.vni = htonl(0xffffff);
+    CHECK(!hw_rule_overlaps(&ra, &rb));
+    rb.tnl.vni = htonl(1);
+    CHECK(hw_rule_overlaps(&ra, &rb));
+    ra.inner = a;
+    rb.inner = b;
+    rb.inner.l4.dst = htons(81);
+    rb.inner.l4_mask.dst = OVS_BE16_MAX;
+    CHECK(!hw_rule_overlaps(&ra, &rb));
+    rb.tunnel = HW_TUNNEL_NONE;
+    CHECK(hw_rule_overlaps(&ra, &rb));
+    rb.tunnel = HW_TUNNEL_GRE;
+    CHECK(!hw_rule_overlaps(&ra, &rb));
 }
 
 static const struct {
@@ -1072,6 +1938,14 @@ static const struct {
     TEST(every_field_named),
     TEST(untranslatable_fields),
     TEST(priority_and_rss_bands),
+    TEST(vport_vxlan),
+    TEST(vport_gre),
+    TEST(vport_refusals),
+    TEST(tnl_pop_flow),
+    TEST(tnl_push_vxlan),
+    TEST(tnl_push_gre),
+    TEST(tnl_push_refusals),
+    TEST(rule_overlap),
 #undef TEST
 };
 

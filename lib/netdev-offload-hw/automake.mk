@@ -19,6 +19,9 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-fwdump.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-fwdump-devlink.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-fwdump-freebsd.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-hbl.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-hbl.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-hbldv.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-mlx5io.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model.h \
@@ -28,6 +31,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-flow.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-fwdump.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-fwdump.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-hbl.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-hbl.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-reformat.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-reformat.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-privileges.c \

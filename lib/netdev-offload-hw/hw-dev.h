@@ -38,6 +38,10 @@
 #include "packets.h"
 
 struct dp_packet_batch;
+struct hbldv_encap;
+struct hbldv_encap_attr;
+struct hbldv_qp_attr;
+struct hbldv_query_port_attr;
 struct hw_fwdump_reg;
 
 /* What a device can do, read once at open. */
@@ -57,6 +61,9 @@ struct hw_dev_caps {
     struct eth_addr mac;         /* Port 1 MAC address. */
     int mtu;                     /* Port 1 MTU. */
     char fw_ver[64];             /* Firmware version string. */
+    bool qp_encap;               /* hbl: encapsulation per send QP
+                                  * (hw_dev_ops' create_encap and
+                                  * hbl_modify_qp work). */
 };
 
 /* One received packet's hardware metadata is stored into the dp_packet
@@ -132,6 +139,19 @@ struct hw_dev_ops {
     int (*fwdump_get)(struct ibv_context *, struct hw_fwdump_reg *buf,
                       size_t n, size_t *n_filled);
     int (*fwdump_reset)(struct ibv_context *);
+
+    /* hbl per-QP encapsulation (hw-apis.md section 5), with the semantics
+     * of libhbl's hbldv_create_encap(), hbldv_destroy_encap(),
+     * hbldv_modify_qp() and hbldv_query_port() (declared in hw-hbldv.h).
+     * NULL if the device has none: then tunnel push is done by egress rules
+     * with a packet reformat instead (hw-hbl.h says which to use). */
+    int (*create_encap)(struct ibv_context *, struct hbldv_encap_attr *,
+                        struct hbldv_encap **);
+    int (*destroy_encap)(struct hbldv_encap *);
+    int (*hbl_modify_qp)(struct ibv_qp *, struct ibv_qp_attr *,
+                         int attr_mask, struct hbldv_qp_attr *);
+    int (*hbl_query_port)(struct ibv_context *, uint32_t port_num,
+                          struct hbldv_query_port_attr *);
 };
 
 /* Returns the backend that drives 'devname', or NULL if none does. */

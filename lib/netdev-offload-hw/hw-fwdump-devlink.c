@@ -338,10 +338,20 @@ hw_devlink_fmsg_finish(struct hw_devlink_fmsg *fmsg,
 static int
 devlink_family(int *family)
 {
+    int error;
+
     /* Looked up every time: the family appears when a driver that uses
      * devlink is loaded, and this is a rare diagnostic. */
     *family = 0;
-    return nl_lookup_genl_family(HW_DEVLINK_GENL_NAME, family);
+    error = nl_lookup_genl_family(HW_DEVLINK_GENL_NAME, family);
+    if (error) {
+        /* mlx5_core selects NET_DEVLINK: without the family there is no
+         * mlx5 device to dump. */
+        VLOG_DBG("no \"%s\" generic netlink family (%s)",
+                 HW_DEVLINK_GENL_NAME, ovs_strerror(error));
+        return error == ENOENT ? ENODEV : error;
+    }
+    return 0;
 }
 
 static int

@@ -412,7 +412,15 @@ fwdump_hint(enum fwdump_op op, int error)
         return "the device's backend cannot dump firmware";
     case EPERM:
     case EACCES:
+#if defined(__FreeBSD__)
+        return "permission denied (capturing and clearing need write "
+               "access to /dev/mlx5ctl)";
+#elif defined(__linux__)
+        return "permission denied (devlink needs CAP_NET_ADMIN, and mlx5 "
+               "dumps physical functions only)";
+#else
         return "permission denied";
+#endif
     case ENODEV:
         return "no such device";
     default:
@@ -485,7 +493,7 @@ hw_fwdump_unixctl(struct unixctl_conn *conn, int argc, const char *argv[],
     /* devlink is for CAP_NET_ADMIN holders only (GENL_ADMIN_PERM);
      * FreeBSD checks the open mode of /dev/mlx5ctl instead. */
     error = hw_privileges_check(HW_CAP_NET_ADMIN, fwdump_target_ops(&t),
-                                "the firmware dump interface", &err);
+                                "firmware dumps", &err);
     if (error) {
         ds_put_format(&reply, "%s: %s refused: %s", t.name,
                       fwdump_op_names[op], ds_cstr(&err));

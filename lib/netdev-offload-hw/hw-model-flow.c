@@ -918,6 +918,8 @@ struct fte_action {
  * value and mask share it (mlx5 fs_core add_rule_fg). */
 struct model_fte {
     struct ovs_list node;       /* In the table, in creation order. */
+    struct hmap_node hmap_node; /* In 'group->ftes', by fte_value_hash(). */
+    struct fte_mask_group *group;
     struct model_table *table;
     unsigned int id;            /* For hw_model_steering_format(). */
     struct fte_match value;
@@ -929,8 +931,19 @@ struct model_fte {
     uint64_t bytes;
 };
 
+/* The entries of one table that have the same mask.  A table has few
+ * distinct masks and may have many entries (65536), so creating a rule and
+ * looking a packet up cost one hash lookup per mask instead of a comparison
+ * per entry. */
+struct fte_mask_group {
+    struct ovs_list node;       /* In the table's 'masks'. */
+    struct fte_match mask;
+    struct hmap ftes;           /* struct model_fte, by fte_value_hash(). */
+};
+
 struct model_table {
-    struct ovs_list ftes;       /* struct model_fte. */
+    struct ovs_list ftes;       /* struct model_fte, in creation order. */
+    struct ovs_list masks;      /* struct fte_mask_group. */
     size_t n_ftes;
     const char *direction;      /* "ingress", "egress". */
     int core_prio;              /* Index in its namespace. */
@@ -990,6 +1003,7 @@ table_init(struct model_table *t, const char *direction, const char *ns,
            int core_prio)
 {
     ovs_list_init(&t->ftes);
+    ovs_list_init(&t->masks);
     t->n_ftes = 0;
     t->direction = direction;
     t->ns = ns;
@@ -1862,19 +1876,77 @@ struct rule_plan {
     struct model_fte *existing;
 };
 
+static uint32_t
+fte_value_hash(const struct fte_match *value)
+{
+    return hash_bytes(value, sizeof *value, 0);
+}
+
+static struct fte_mask_group *
+table_find_mask(const struct model_table *t, const struct fte_match *mask)
+{
+    struct fte_mask_group *group;
+
+    LIST_FOR_EACH (group, node, &t->masks) {
+        if (!memcmp(&group->mask, mask, sizeof *mask)) {
+            return group;
+        }
+    }
+    return NULL;
+}
+
+/* The entry of 'group' whose value is 'value' (already masked), or NULL. */
 static struct model_fte *
-table_find_fte(const struct model_table *t, const struct fte_match *value,
-               const struct fte_match *mask)
+group_find_fte(const struct fte_mask_group *group,
+               const struct fte_match *value, uint32_t hash)
 {
     struct model_fte *fte;
 
-    LIST_FOR_EACH (fte, node, &t->ftes) {
-        if (!memcmp(&fte->mask, mask, sizeof *mask)
-            && !memcmp(&fte->value, value, sizeof *value)) {
+    HMAP_FOR_EACH_WITH_HASH (fte, hmap_node, hash, &group->ftes) {
+        if (!memcmp(&fte->value, value, sizeof *value)) {
             return fte;
         }
     }
     return NULL;
+}
+
+static struct model_fte *
+table_find_fte(const struct model_table *t, const struct fte_match *value,
+               const struct fte_match *mask)
+{
+    struct fte_mask_group *group = table_find_mask(t, mask);
+
+    return group ? group_find_fte(group, value, fte_value_hash(value)) : NULL;
+}
+
+/* Adds 'fte', with its value and mask set, to the lookup structure of its
+ * table. */
+static void
+table_index_fte(struct model_table *t, struct model_fte *fte)
+{
+    struct fte_mask_group *group = table_find_mask(t, &fte->mask);
+
+    if (!group) {
+        group = xmalloc(sizeof *group);
+        group->mask = fte->mask;
+        hmap_init(&group->ftes);
+        ovs_list_push_back(&t->masks, &group->node);
+    }
+    fte->group = group;
+    hmap_insert(&group->ftes, &fte->hmap_node, fte_value_hash(&fte->value));
+}
+
+static void
+table_unindex_fte(struct model_fte *fte)
+{
+    struct fte_mask_group *group = fte->group;
+
+    hmap_remove(&group->ftes, &fte->hmap_node);
+    if (hmap_is_empty(&group->ftes)) {
+        ovs_list_remove(&group->node);
+        hmap_destroy(&group->ftes);
+        free(group);
+    }
 }
 
 /* mlx5 fs_core check_conflicting_ftes() for 'new' merging into 'old'. */
@@ -1996,6 +2068,7 @@ commit_plans(struct hw_model_steering *st, struct rule_plan *plans,
             fte->action = plan->action;
             ovs_list_init(&fte->members);
             ovs_list_push_back(&plan->table->ftes, &fte->node);
+            table_index_fte(plan->table, fte);
             plan->table->n_ftes++;
         }
         fte_add_member(fte, flow);
@@ -2336,6 +2409,7 @@ flow_free(struct hw_model_steering *st, struct model_flow *flow)
         ovs_list_remove(&m->node);
         if (ovs_list_is_empty(&fte->members)) {
             ovs_list_remove(&fte->node);
+            table_unindex_fte(fte);
             fte->table->n_ftes--;
             free(fte);
         } else {
@@ -2417,19 +2491,34 @@ fte_matches(const struct model_fte *fte, const struct fte_match *pkt,
 
 /* The first entry of 't' that matches.  mlx5 gives no order between
  * overlapping entries of one priority (the man page calls it undefined);
- * the model picks the oldest, so that tests are deterministic. */
+ * the model picks the oldest (the lowest id: ids grow in creation order),
+ * so that tests are deterministic.  Every entry of a mask group that
+ * matches has the packet's masked bytes as its value, and values are
+ * unique within a group, so one hash lookup per mask finds them all. */
 static struct model_fte *
 table_lookup(const struct model_table *t, const struct fte_match *pkt,
              uint32_t present)
 {
-    struct model_fte *fte;
+    const uint8_t *p = (const uint8_t *) pkt;
+    const struct fte_mask_group *group;
+    struct model_fte *best = NULL;
 
-    LIST_FOR_EACH (fte, node, &t->ftes) {
-        if (fte_matches(fte, pkt, present)) {
-            return fte;
+    LIST_FOR_EACH (group, node, &t->masks) {
+        const uint8_t *m = (const uint8_t *) &group->mask;
+        struct fte_match masked;
+        uint8_t *v = (uint8_t *) &masked;
+        struct model_fte *fte;
+
+        for (size_t i = 0; i < sizeof masked; i++) {
+            v[i] = p[i] & m[i];
+        }
+        fte = group_find_fte(group, &masked, fte_value_hash(&masked));
+        if (fte && (!best || fte->id < best->id)
+            && fte_matches(fte, pkt, present)) {
+            best = fte;
         }
     }
-    return NULL;
+    return best;
 }
 
 static void

@@ -31,6 +31,7 @@
 #include "hw-model-afpacket.h"
 #include "hw-model-flow.h"
 #include "hw-model-fwdump.h"
+#include "hw-model-hbl.h"
 #include "hw-model-reformat.h"
 #include "hw-toeplitz.h"
 #include "odp-util.h"
@@ -216,6 +217,7 @@ struct model_fault {
 struct model_dev {
     char *name;                 /* "model<number>". */
     unsigned int number;
+    bool hbl;                   /* "hbl_model<number>": hbl personality. */
     struct ibv_device ibdev;
     struct ibv_context ctx;     /* What open() returns. */
 
@@ -268,6 +270,12 @@ model_parse_name(const char *devname, unsigned int *numberp)
     const char *digits;
     unsigned int number = 0;
 
+    /* "hbl_model<N>" is a model device with the hbl personality
+     * (hw-model-hbl.h). */
+    if (devname && !strncmp(devname, HW_MODEL_HBL_PREFIX,
+                            strlen(HW_MODEL_HBL_PREFIX))) {
+        devname += strlen(HW_MODEL_HBL_PREFIX);
+    }
     if (!devname || strncmp(devname, "model", 5)) {
         return false;
     }
@@ -327,6 +335,14 @@ model_dev_init_caps(struct model_dev *dev)
     caps->mac = (struct eth_addr) ETH_ADDR_C(aa, 55, aa, 55, 00, 00);
     caps->mac.ea[4] = dev->number >> 8;
     caps->mac.ea[5] = dev->number & 0xff;
+    if (dev->hbl) {
+        /* hbl has no mlx5dv packet reformat: it encapsulates per send QP.
+         * Its MAC differs from the plain model device of the same number. */
+        caps->reformat_types = 0;
+        caps->max_encap_header = 0;
+        caps->qp_encap = true;
+        caps->mac.ea[3] = 0x56;
+    }
     caps->mtu = 1500;
     ovs_strlcpy(caps->fw_ver, "model-1.0", sizeof caps->fw_ver);
 }
@@ -339,6 +355,8 @@ model_dev_create(const char *devname, unsigned int number)
 
     dev->name = xstrdup(devname);
     dev->number = number;
+    dev->hbl = !strncmp(devname, HW_MODEL_HBL_PREFIX,
+                        strlen(HW_MODEL_HBL_PREFIX));
     dev->ibdev.node_type = IBV_NODE_CA;
     dev->ibdev.transport_type = IBV_TRANSPORT_IB;
     ovs_strlcpy(dev->ibdev.name, devname, sizeof dev->ibdev.name);
@@ -1334,6 +1352,9 @@ model_destroy_qp(struct ibv_qp *ibv_qp)
             qp->send_cq->obj.users--;
             qp->recv_cq->obj.users--;
         }
+        if (dev->hbl) {
+            hw_model_hbl_qp_destroyed(ibv_qp);
+        }
         model_obj_remove(dev, &qp->obj);
         free(qp);
     }
@@ -1975,6 +1996,28 @@ model_apply_encap(struct model_dev *dev, struct dp_packet *packet,
     return true;
 }
 
+/* Applies the hbl encap of send QP 'qp', if it has one, to 'packet'
+ * (hw-model-hbl.h).  Returns false if the hardware cannot send the
+ * result. */
+static bool
+model_apply_hbl(struct model_dev *dev, const struct ibv_qp *qp,
+                struct dp_packet *packet)
+    OVS_REQUIRES(dev->mutex)
+{
+    bool encapped;
+    int error = hw_model_hbl_tx(qp, packet, &encapped);
+
+    if (error) {
+        VLOG_DBG_RL(&model_dp_rl, "%s: hbl encap failed: %s", dev->name,
+                    ovs_strerror(error));
+        return false;
+    }
+    if (encapped) {
+        dev->stats.tx_encap++;
+    }
+    return true;
+}
+
 static int
 model_tx_burst(struct ibv_qp *ibv_qp, struct dp_packet_batch *batch)
 {
@@ -1996,7 +2039,12 @@ model_tx_burst(struct ibv_qp *ibv_qp, struct dp_packet_batch *batch)
             || size < ETH_HEADER_LEN) {
             model_count_drop(&stats->tx_drop_invalid);
             n_dropped++;
+        } else if (dev->hbl && !model_apply_hbl(dev, ibv_qp, packet)) {
+            model_count_drop(&stats->tx_drop_encap);
+            n_dropped++;
         } else {
+            /* An hbl encap changed the frame. */
+            size = dp_packet_size(packet);
             hw_model_steering_parse(dev->steering, packet, &parsed);
             memset(&verdict, 0, sizeof verdict);
             hw_model_steering_lookup(dev->steering, &parsed, size, true,
@@ -2069,7 +2117,26 @@ const struct hw_dev_ops hw_model_ops = {
     .fwdump_force = hw_model_fwdump_force,
     .fwdump_get = hw_model_fwdump_get,
     .fwdump_reset = hw_model_fwdump_reset,
+    .create_encap = hw_model_hbl_create_encap,
+    .destroy_encap = hw_model_hbl_destroy_encap,
+    .hbl_modify_qp = hw_model_hbl_modify_qp,
+    .hbl_query_port = hw_model_hbl_query_port,
 };
+
+int
+hw_model_with_send_qp(struct ibv_qp *ibv_qp, hw_model_qp_func *func,
+                      void *aux)
+{
+    struct model_dev *dev = model_dev_from_ctx(ibv_qp->context);
+    struct model_qp *qp;
+    int error;
+
+    ovs_mutex_lock(&dev->mutex);
+    qp = MODEL_FIND(dev, ibv_qp, MODEL_QP, struct model_qp);
+    error = qp && !qp->rss && qp->max_send_wr ? func(ibv_qp, aux) : ENOENT;
+    ovs_mutex_unlock(&dev->mutex);
+    return error;
+}
 
 /* Test and management interface. */
 
@@ -2635,5 +2702,6 @@ hw_model_init(void)
     unixctl_command_register("hw-model/vxlan-port", "DEV [add|del PORT]", 1,
                              3, model_unixctl_vxlan_port, NULL);
     hw_model_afpacket_init();
+    hw_model_hbl_init();
     ovsthread_once_done(&once);
 }

@@ -115,7 +115,7 @@ hw_privileges_check(enum hw_cap cap, const struct hw_dev_ops *ops,
     if (hw_privileges_have(cap, ops, &forced)) {
         return 0;
     }
-    ds_put_format(reason, "ovs-vswitchd lacks %s%s, which %s needs",
+    ds_put_format(reason, "ovs-vswitchd lacks %s%s, needed for %s",
                   hw_cap_name(cap),
                   forced ? " (forced by netdev-hw/privileges)" : "", what);
     return EPERM;
@@ -137,8 +137,8 @@ hw_privileges_check_offload(const struct netdev *netdev)
     smap_destroy(&args);
 
     error = hw_privileges_check(HW_CAP_NET_RAW, ops,
-                                "creating steering rules (ibv_create_flow "
-                                "fails with EPERM)", &reason);
+                                "steering rules (ibv_create_flow fails "
+                                "with EPERM without it)", &reason);
     if (error) {
         VLOG_WARN("%s: hardware offload refused: %s; the port's flows stay "
                   "in software", netdev_get_name(netdev), ds_cstr(&reason));

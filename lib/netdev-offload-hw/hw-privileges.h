@@ -66,7 +66,8 @@ bool hw_privileges_have(enum hw_cap, const struct hw_dev_ops *ops,
 int hw_privileges_check_offload(const struct netdev *);
 
 /* Returns 0 if 'cap' is usable with backend 'ops', otherwise EPERM with
- * the reason, naming the capability and 'what' needs it, in 'reason'. */
+ * the reason in 'reason': "ovs-vswitchd lacks CAP_..., needed for
+ * <what>". */
 int hw_privileges_check(enum hw_cap, const struct hw_dev_ops *ops,
                         const char *what, struct ds *reason);
 

@@ -309,6 +309,554 @@ hw_offload_port_set_dev(struct hw_offload_port *port,
     port->have_dev = true;
 }
 
+/* The mark table.
+ *
+ * What the datapath threads need to know about a flow mark, found without a
+ * lock: the tunnel metadata of the packets a vport rule decapsulated, for
+ * hw_miss_packet_recover(), and the tunnel push an egress rule does for
+ * the flow, for the push hook.  Marks are unique in the process (dpif-netdev
+ * allocates them from one pool), so one table serves every port.  Entries
+ * are never changed in place: a modify replaces them. */
+struct hw_mark_rec {
+    struct cmap_node node;          /* In 'hw_marks'. */
+    uint32_t mark;
+    const struct netdev *phys;      /* The port whose rule tags 'mark'. */
+
+    /* Decap, for a vport flow. */
+    bool decap;
+    bool l3;                        /* L3 decap: a placeholder Ethernet
+                                     * header to remove. */
+    odp_port_t vport;
+    struct hw_tunnel_restore restore;
+
+    /* The tunnel push an egress rule does instead of the software, if
+     * 'egress', for packets of in_port 'in_port' and exactly this push. */
+    struct hw_egress *egress;
+    odp_port_t in_port;
+    odp_port_t tnl_port;
+    odp_port_t push_out_port;
+    bool push_l3;
+    uint32_t header_len;
+    uint8_t header[HW_REFORMAT_MAX_DATA];
+};
+
+static struct ovs_mutex hw_marks_mutex = OVS_MUTEX_INITIALIZER;
+static struct cmap hw_marks = CMAP_INITIALIZER;
+static atomic_count hw_n_decap_marks = ATOMIC_COUNT_INIT(0);
+
+static const struct hw_mark_rec *
+hw_mark_find(uint32_t mark)
+{
+    const struct hw_mark_rec *rec;
+
+    CMAP_FOR_EACH_WITH_HASH (rec, node, hash_int(mark, 0), &hw_marks) {
+        if (rec->mark == mark) {
+            return rec;
+        }
+    }
+    return NULL;
+}
+
+static struct hw_mark_rec *
+hw_mark_find_protected(uint32_t mark)
+    OVS_REQUIRES(hw_marks_mutex)
+{
+    return CONST_CAST(struct hw_mark_rec *, hw_mark_find(mark));
+}
+
+/* Publishes 'rec' in the mark table, in place of whatever its mark had,
+ * which it returns (still allocated: the caller either puts it back with
+ * hw_mark_restore() or frees it with hw_mark_retire()). */
+static struct hw_mark_rec *
+hw_mark_publish(struct hw_mark_rec *rec)
+{
+    uint32_t hash = hash_int(rec->mark, 0);
+    struct hw_mark_rec *old;
+
+    ovs_mutex_lock(&hw_marks_mutex);
+    old = hw_mark_find_protected(rec->mark);
+    if (old) {
+        cmap_replace(&hw_marks, &old->node, &rec->node, hash);
+        if (old->decap) {
+            atomic_count_dec(&hw_n_decap_marks);
+        }
+    } else {
+        cmap_insert(&hw_marks, &rec->node, hash);
+    }
+    if (rec->decap) {
+        atomic_count_inc(&hw_n_decap_marks);
+    }
+    ovs_mutex_unlock(&hw_marks_mutex);
+    return old;
+}
+
+static void
+hw_mark_rec_free(struct hw_mark_rec *rec)
+{
+    free(rec);
+}
+
+/* Frees 'rec', which is no longer in the table, once no datapath thread can
+ * still be reading it. */
+static void
+hw_mark_retire(struct hw_mark_rec *rec)
+{
+    if (rec) {
+        ovsrcu_postpone(hw_mark_rec_free, rec);
+    }
+}
+
+/* Removes 'rec' from the mark table if it is still there (a later publish
+ * of the same mark may have replaced it) and puts 'old' back in its place,
+ * if nonnull. */
+static void
+hw_mark_unpublish(struct hw_mark_rec *rec, struct hw_mark_rec *old)
+{
+    uint32_t hash;
+
+    if (!rec) {
+        return;
+    }
+    hash = hash_int(rec->mark, 0);
+
+    ovs_mutex_lock(&hw_marks_mutex);
+    if (hw_mark_find_protected(rec->mark) == rec) {
+        if (old) {
+            cmap_replace(&hw_marks, &rec->node, &old->node, hash);
+            if (old->decap) {
+                atomic_count_inc(&hw_n_decap_marks);
+            }
+        } else {
+            cmap_remove(&hw_marks, &rec->node, hash);
+        }
+        if (rec->decap) {
+            atomic_count_dec(&hw_n_decap_marks);
+        }
+        ovsrcu_postpone(hw_mark_rec_free, rec);
+    } else {
+        hw_mark_retire(old);
+    }
+    ovs_mutex_unlock(&hw_marks_mutex);
+}
+
+/* Egress rules.
+ *
+ * A flow that pushes a tunnel header and sends the packet to a hw port has
+ * its push done by an egress rule on that port: it matches the packet as
+ * the flow sends it (the flow's own match, for the actions may change
+ * nothing before the push) and encapsulates with the header the software
+ * would have pushed.  The push hook (vswitchd-patches/0004) leaves the
+ * header out of the flow's packets: those with its mark, its in_port, no
+ * recirculation and exactly its tnl_push.
+ *
+ * An egress rule sees every packet sent on the port, not only that flow's:
+ * verbs cannot tie it to the packets whose push was skipped.  So:
+ *   - two egress rules of different encaps on one port must not overlap,
+ *     or a packet could get either header (refused);
+ *   - an egress rule must not match an encapsulated packet of any egress
+ *     rule of the port, its own included: packets of the flow that missed
+ *     the hardware (no mark) get their header in software and must not get
+ *     a second one (refused);
+ *   - a packet of another flow that the port sends unencapsulated but that
+ *     matches an egress rule would be encapsulated too.  The plugin cannot
+ *     see flows of other ports' providers, nor packets OVS sends itself, so
+ *     it cannot rule this out; the rule matches everything the megaflow
+ *     matches (addresses, ports) except the in_port, which narrows it to
+ *     the overlay's traffic, which on an underlay port normally only
+ *     appears encapsulated.  This is the price of egress encap with
+ *     verbs.
+ * Flows whose egress rules are identical share one ('n_users'). */
+struct hw_egress {
+    struct hmap_node node;          /* In 'hw_egresses', by port name. */
+    char *port_name;                /* The hw port it is on. */
+    struct hw_rule rule;            /* Match and encap. */
+    struct hw_headers encap;        /* The outer headers the encap adds. */
+
+    struct hw_flow flow;            /* Device objects, if 'installed'. */
+    struct netdev_hw_device dev;    /* Their device, if 'installed'. */
+    char *devname;
+    bool installed;
+    atomic_bool active;             /* Installed and used: the push hook
+                                     * may leave the header to it. */
+
+    unsigned int n_users;           /* Flows whose push it does. */
+    bool dead;                      /* Its port is gone. */
+    uint64_t death;                 /* If unused: after the grace period of
+                                     * this number nothing reads it. */
+};
+
+static struct ovs_mutex hw_egress_mutex = OVS_MUTEX_INITIALIZER;
+static struct hmap hw_egresses OVS_GUARDED_BY(hw_egress_mutex)
+    = HMAP_INITIALIZER(&hw_egresses);
+static uint64_t hw_egress_graces_requested OVS_GUARDED_BY(hw_egress_mutex);
+static uint64_t hw_egress_graces_done OVS_GUARDED_BY(hw_egress_mutex);
+
+/* An egress rule that no flow uses any more must stay until no datapath
+ * thread can be about to send a packet whose push it skipped for it, or
+ * that packet would leave unencapsulated.  ovsrcu_synchronize() could
+ * deadlock in the offload threads (they hold dpif-netdev's port_rwlock), so
+ * the rule is destroyed later, by the first egress operation after an RCU
+ * grace period has passed. */
+struct hw_egress_grace {
+    uint64_t seq;
+};
+
+static void
+hw_egress_grace_done(struct hw_egress_grace *grace)
+{
+    ovs_mutex_lock(&hw_egress_mutex);
+    hw_egress_graces_done = MAX(hw_egress_graces_done, grace->seq);
+    ovs_mutex_unlock(&hw_egress_mutex);
+    free(grace);
+}
+
+static void
+hw_egress_uninstall(struct hw_egress *egress)
+    OVS_REQUIRES(hw_egress_mutex)
+{
+    atomic_store_relaxed(&egress->active, false);
+    if (egress->installed) {
+        hw_flow_uninstall(&egress->dev, &egress->flow);
+        egress->installed = false;
+    }
+}
+
+static int
+hw_egress_install(struct hw_egress *egress, struct netdev *netdev,
+                  const struct netdev_hw_device *dev, struct ds *reason)
+    OVS_REQUIRES(hw_egress_mutex)
+{
+    struct ibv_qp *qp = netdev_hw_rss_qp(netdev,
+                                         hw_rule_rss_type(&egress->rule));
+    int error;
+
+    /* The QP of an egress rule only names the device (hw-apis.md 1.5). */
+    error = hw_flow_install(dev, qp, &egress->rule, &egress->flow, reason);
+    if (!error) {
+        free(egress->devname);
+        egress->devname = xstrdup(dev->devname);
+        egress->dev = *dev;
+        egress->dev.devname = egress->devname;
+        egress->installed = true;
+        atomic_store_relaxed(&egress->active, egress->n_users > 0);
+    }
+    return error;
+}
+
+/* Destroys the egress rules no flow has used for a grace period. */
+static void
+hw_egress_drain(void)
+    OVS_REQUIRES(hw_egress_mutex)
+{
+    struct hw_egress *egress;
+
+    HMAP_FOR_EACH_SAFE (egress, node, &hw_egresses) {
+        if (!egress->n_users && egress->death <= hw_egress_graces_done) {
+            hmap_remove(&hw_egresses, &egress->node);
+            hw_egress_uninstall(egress);
+            free(egress->port_name);
+            free(egress->devname);
+            free(egress);
+        }
+    }
+}
+
+static bool
+hw_egress_same_encap(const struct hw_egress *egress,
+                     const struct hw_rule *rule)
+{
+    return (egress->rule.reformat == rule->reformat
+            && egress->rule.reformat_len == rule->reformat_len
+            && !memcmp(egress->rule.reformat_data, rule->reformat_data,
+                       rule->reformat_len));
+}
+
+/* Finds or installs the egress rule of 'push' on its output port and takes
+ * a reference to it.  'in_netdev' is the port the flow was put on.  Returns
+ * NULL with a reason if the push cannot be done by the NIC. */
+static struct hw_egress *
+hw_egress_acquire(const struct netdev *in_netdev, const struct hw_push *push,
+                  struct ds *reason)
+{
+    struct hw_egress *egress, *found = NULL;
+    struct hw_offload_port *qport;
+    struct netdev_hw_device dev;
+    struct netdev *q;
+    const char *name;
+    uint32_t hash;
+    bool closing;
+
+    q = netdev_ports_get(push->out_port, netdev_get_dpif_type(in_netdev));
+    if (!q) {
+        ds_put_format(reason, "output port %"PRIu32" not found",
+                      odp_to_u32(push->out_port));
+        return NULL;
+    }
+    name = netdev_get_name(q);
+    qport = (netdev_is_hw(q) && hw_offload_is_ours(q)
+             ? hw_offload_port_get(q) : NULL);
+    if (!qport || qport->vport) {
+        ds_put_format(reason, "output port %s is not a hw port", name);
+        netdev_close(q);
+        return NULL;
+    }
+
+    ovs_mutex_lock(&qport->dev_mutex);
+    ovs_mutex_lock(&qport->mutex);
+    closing = qport->closing;
+    ovs_mutex_unlock(&qport->mutex);
+    if (closing || !netdev_hw_get_device(q, &dev)) {
+        ds_put_format(reason, "device of %s not open", name);
+        ovs_mutex_unlock(&qport->dev_mutex);
+        netdev_close(q);
+        return NULL;
+    }
+
+    hash = hash_string(name, 0);
+    ovs_mutex_lock(&hw_egress_mutex);
+    hw_egress_drain();
+    if (hw_headers_overlap(&push->egress.outer, &push->encap)) {
+        ds_put_format(reason, "egress match on %s would also match the "
+                      "encapsulated packets", name);
+        goto refuse;
+    }
+    HMAP_FOR_EACH_WITH_HASH (egress, node, hash, &hw_egresses) {
+        if (strcmp(egress->port_name, name) || egress->dead) {
+            continue;
+        }
+        if (!memcmp(&egress->rule, &push->egress, sizeof egress->rule)) {
+            found = egress;
+            continue;
+        }
+        if (!hw_egress_same_encap(egress, &push->egress)
+            && hw_rule_overlaps(&egress->rule, &push->egress)) {
+            ds_put_format(reason, "egress match overlaps the egress rule of "
+                          "another tunnel on %s", name);
+            goto refuse;
+        }
+        if (hw_headers_overlap(&egress->rule.outer, &push->encap)
+            || hw_headers_overlap(&push->egress.outer, &egress->encap)) {
+            ds_put_format(reason, "egress match on %s would match the "
+                          "encapsulated packets of another egress rule",
+                          name);
+            goto refuse;
+        }
+    }
+
+    if (!found) {
+        found = xzalloc(sizeof *found);
+        found->port_name = xstrdup(name);
+        found->rule = push->egress;
+        found->encap = push->encap;
+        atomic_init(&found->active, false);
+        if (hw_egress_install(found, q, &dev, reason)) {
+            free(found->port_name);
+            free(found);
+            goto refuse;
+        }
+        hmap_insert(&hw_egresses, &found->node, hash);
+    }
+    found->n_users++;
+    atomic_store_relaxed(&found->active, found->installed);
+    ovs_mutex_unlock(&hw_egress_mutex);
+    ovs_mutex_unlock(&qport->dev_mutex);
+    netdev_close(q);
+    return found;
+
+refuse:
+    ovs_mutex_unlock(&hw_egress_mutex);
+    ovs_mutex_unlock(&qport->dev_mutex);
+    netdev_close(q);
+    return NULL;
+}
+
+/* Drops a flow's reference to 'egress'.  The hook stops using an unused
+ * rule at once; the rule goes after a grace period (hw_egress_drain()). */
+static void
+hw_egress_release(struct hw_egress *egress)
+{
+    struct hw_egress_grace *grace = NULL;
+
+    if (!egress) {
+        return;
+    }
+    ovs_mutex_lock(&hw_egress_mutex);
+    ovs_assert(egress->n_users > 0);
+    if (!--egress->n_users) {
+        atomic_store_relaxed(&egress->active, false);
+        grace = xmalloc(sizeof *grace);
+        grace->seq = egress->death = ++hw_egress_graces_requested;
+    }
+    hw_egress_drain();
+    ovs_mutex_unlock(&hw_egress_mutex);
+
+    if (grace) {
+        ovsrcu_postpone(hw_egress_grace_done, grace);
+    }
+}
+
+/* The device of port 'name' is going away ('gone': for good): destroys its
+ * egress rules, whose flows' pushes go back to the software. */
+static void
+hw_egress_port_down(const char *name, bool gone)
+{
+    struct hw_egress *egress;
+
+    ovs_mutex_lock(&hw_egress_mutex);
+    HMAP_FOR_EACH_WITH_HASH (egress, node, hash_string(name, 0),
+                             &hw_egresses) {
+        if (!strcmp(egress->port_name, name)) {
+            hw_egress_uninstall(egress);
+            egress->dead |= gone;
+        }
+    }
+    hw_egress_drain();
+    ovs_mutex_unlock(&hw_egress_mutex);
+}
+
+/* The device of 'netdev' is back: reinstalls the egress rules in use.
+ * Returns the number that failed (their flows push in software). */
+static size_t
+hw_egress_port_up(struct netdev *netdev, const struct netdev_hw_device *dev)
+{
+    const char *name = netdev_get_name(netdev);
+    struct hw_egress *egress;
+    size_t n_failed = 0;
+
+    ovs_mutex_lock(&hw_egress_mutex);
+    HMAP_FOR_EACH_WITH_HASH (egress, node, hash_string(name, 0),
+                             &hw_egresses) {
+        struct ds reason = DS_EMPTY_INITIALIZER;
+
+        if (strcmp(egress->port_name, name) || egress->dead
+            || egress->installed || !egress->n_users) {
+            continue;
+        }
+        if (hw_egress_install(egress, netdev, dev, &reason)) {
+            VLOG_WARN("%s: egress rule not reinstalled, tunnel pushes go "
+                      "back to software: %s", name, ds_cstr(&reason));
+            n_failed++;
+        }
+        ds_destroy(&reason);
+    }
+    ovs_mutex_unlock(&hw_egress_mutex);
+    return n_failed;
+}
+
+/* Appends the egress rules of port 'name' to 's', for dump-rules. */
+static void
+hw_egress_format(const char *name, struct ds *s)
+{
+    struct hw_egress *egress;
+
+    ovs_mutex_lock(&hw_egress_mutex);
+    HMAP_FOR_EACH_WITH_HASH (egress, node, hash_string(name, 0),
+                             &hw_egresses) {
+        const struct ibv_flow_attr *attr;
+        uint64_t packets, bytes;
+
+        if (strcmp(egress->port_name, name) || !egress->installed) {
+            continue;
+        }
+        ds_put_format(s, "egress, flows:%u, ", egress->n_users);
+        if (!hw_flow_read(&egress->dev, &egress->flow, &packets, &bytes)) {
+            ds_put_format(s, "packets:%"PRIu64", bytes:%"PRIu64", ",
+                          packets, bytes);
+        } else {
+            ds_put_cstr(s, "packets:?, bytes:?, ");
+        }
+        ds_put_cstr(s, "rule: ");
+        attr = hw_flow_attr(&egress->flow);
+        if (attr) {
+            hw_encode_format(attr, s);
+        }
+        ds_put_char(s, '\n');
+    }
+    ovs_mutex_unlock(&hw_egress_mutex);
+}
+
+/* Inner VLAN guards.
+ *
+ * A tunnel rule for a flow that wants an untagged inner frame cannot say
+ * "untagged" (verbs has no such match), so while a physical port has tunnel
+ * rules it also has these: for VXLAN (UDP port 4789) and GRE carrying
+ * Ethernet, IPv4 and IPv6 outer, an inner C-VLAN tag with the CFI bit 0 or
+ * 1: together they send every tunnelled packet with a tagged inner frame
+ * to the miss path, ahead of the tunnel rules (HW_PRIO_TUNNEL_GUARD). */
+#define HW_VXLAN_PORT 4789
+#define HW_N_TNL_GUARDS 8
+
+static void
+hw_tnl_guard_rule(size_t i, struct hw_rule *rule)
+{
+    bool gre = i & 4;
+    bool ipv6 = i & 2;
+    bool cfi = i & 1;
+
+    memset(rule, 0, sizeof *rule);
+    rule->outer.present = ipv6 ? HW_HDR_IPV6 : HW_HDR_IPV4;
+    if (gre) {
+        rule->tunnel = HW_TUNNEL_GRE;
+        rule->tnl.gre_protocol = htons(ETH_TYPE_TEB);
+        rule->tnl_mask.gre_protocol = OVS_BE16_MAX;
+    } else {
+        rule->tunnel = HW_TUNNEL_VXLAN;
+        rule->outer.present |= HW_HDR_UDP;
+        rule->outer.l4.dst = htons(HW_VXLAN_PORT);
+        rule->outer.l4_mask.dst = OVS_BE16_MAX;
+    }
+    rule->inner.present = HW_HDR_ETH;
+    rule->inner.eth.tci = htons(cfi ? VLAN_CFI : 0);
+    rule->inner.eth_mask.tci = htons(VLAN_CFI);
+    rule->fate = HW_FATE_RSS;
+}
+
+/* Installs the guards of 'port' if they are not.  Returns 0 or an errno
+ * value with a reason. */
+static int
+hw_tnl_guards_install(struct hw_offload_port *port, struct netdev *netdev,
+                      const struct netdev_hw_device *dev, struct ds *reason)
+    OVS_REQUIRES(port->mutex)
+{
+    BUILD_ASSERT_DECL(HW_N_TNL_GUARDS == ARRAY_SIZE(port->tnl_guards));
+
+    if (port->tnl_guards_installed) {
+        return 0;
+    }
+    for (size_t i = 0; i < HW_N_TNL_GUARDS; i++) {
+        struct hw_rule rule;
+        int error;
+
+        hw_tnl_guard_rule(i, &rule);
+        error = hw_flow_install(dev,
+                                netdev_hw_rss_qp(netdev,
+                                                 hw_rule_rss_type(&rule)),
+                                &rule, &port->tnl_guards[i], reason);
+        if (error) {
+            ds_put_cstr(reason, " (inner vlan guard)");
+            while (i-- > 0) {
+                hw_flow_uninstall(dev, &port->tnl_guards[i]);
+            }
+            return error;
+        }
+    }
+    hw_offload_port_set_dev(port, dev);
+    port->tnl_guards_installed = true;
+    return 0;
+}
+
+static void
+hw_tnl_guards_uninstall(struct hw_offload_port *port)
+    OVS_REQUIRES(port->mutex)
+{
+    if (port->tnl_guards_installed) {
+        for (size_t i = 0; i < HW_N_TNL_GUARDS; i++) {
+            hw_flow_uninstall(hw_offload_port_dev(port), &port->tnl_guards[i]);
+        }
+        port->tnl_guards_installed = false;
+    }
+}
+
 /* Marks 'entry', whose rule was just installed, as installed and counts
  * it. */
 static void
@@ -321,6 +869,9 @@ hw_offload_entry_installed(struct hw_offload_port *port,
     if (entry->creation_tid < port->n_threads) {
         port->n_flows[entry->creation_tid]++;
     }
+    if (entry->rule.tunnel != HW_TUNNEL_NONE) {
+        port->n_tunnel_rules++;
+    }
     if (entry->rule.full) {
         port->n_full++;
     } else {
@@ -328,10 +879,14 @@ hw_offload_entry_installed(struct hw_offload_port *port,
     }
 }
 
+/* Frees 'entry', which is in no map and has no rule installed, with what
+ * it published in the mark table and its reference to an egress rule. */
 static void
 hw_offload_entry_free(struct hw_offload_entry *entry)
 {
     if (entry) {
+        hw_mark_unpublish(entry->mark_rec, NULL);
+        hw_egress_release(entry->egress);
         minimatch_destroy(&entry->match);
         free(entry->actions);
         free(entry);
@@ -402,6 +957,10 @@ hw_offload_entry_uninstall(struct hw_offload_port *port,
     /* hw_flow_uninstall() reads the counters once the rule is gone, so the
      * final read below misses no packet. */
     hw_flow_uninstall(hw_offload_port_dev(port), &entry->flow);
+    if (entry->rule.tunnel != HW_TUNNEL_NONE && !--port->n_tunnel_rules) {
+        /* The last tunnel rule is gone: its guards can go too. */
+        hw_tnl_guards_uninstall(port);
+    }
     if (entry->rule.full) {
         hw_offload_entry_poll(port, entry);
         entry->base.n_packets += entry->last_packets;
@@ -453,6 +1012,7 @@ hw_offload_port_create(const struct netdev *netdev)
     ovs_mutex_init(&port->dev_mutex);
     ovs_mutex_init(&port->mutex);
     hmap_init(&port->entries);
+    hmap_init(&port->vport_flows);
     port->n_threads = MAX(netdev_offload_thread_nb(), 1);
     port->n_flows = xcalloc(port->n_threads, sizeof *port->n_flows);
     return port;
@@ -463,6 +1023,7 @@ hw_offload_port_free(struct hw_offload_port *port)
     OVS_NO_THREAD_SAFETY_ANALYSIS
 {
     hmap_destroy(&port->entries);
+    hmap_destroy(&port->vport_flows);
     ovs_mutex_destroy(&port->mutex);
     ovs_mutex_destroy(&port->dev_mutex);
     free(port->n_flows);
@@ -565,26 +1126,38 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
     ovs_mutex_lock(&port->dev_mutex);
     ovs_mutex_lock(&port->mutex);
     if (!configured) {
+        /* The egress rules first: the push hook must stop leaving headers
+         * to them before anything else changes. */
+        hw_egress_port_down(port->name, false);
         HMAP_FOR_EACH (entry, node, &port->entries) {
             if (entry->installed) {
                 hw_offload_entry_uninstall(port, entry);
                 n++;
             }
         }
+        hw_tnl_guards_uninstall(port);
         port->have_dev = false;
     } else if (!port->closing && netdev_hw_get_device(netdev, &dev)) {
         hw_offload_port_set_dev(port, &dev);
+        n_failed += hw_egress_port_up(netdev, &dev);
         HMAP_FOR_EACH_SAFE (entry, node, &port->entries) {
             struct ds reason = DS_EMPTY_INITIALIZER;
             enum hw_rss_type type = hw_rule_rss_type(&entry->rule);
-            int error;
+            int error = 0;
 
             if (entry->installed) {
                 continue;
             }
-            error = hw_flow_install(&port->dev,
-                                    netdev_hw_rss_qp(netdev, type),
-                                    &entry->rule, &entry->flow, &reason);
+            if (entry->rule.tunnel != HW_TUNNEL_NONE) {
+                error = hw_tnl_guards_install(port, netdev, &port->dev,
+                                              &reason);
+            }
+            if (!error) {
+                error = hw_flow_install(&port->dev,
+                                        netdev_hw_rss_qp(netdev, type),
+                                        &entry->rule, &entry->flow,
+                                        &reason);
+            }
             if (!error) {
                 hw_offload_entry_installed(port, entry);
                 n++;
@@ -602,6 +1175,9 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
             }
             ds_destroy(&reason);
         }
+        if (!port->n_tunnel_rules) {
+            hw_tnl_guards_uninstall(port);
+        }
     }
     ovs_mutex_unlock(&port->mutex);
     ovs_mutex_unlock(&port->dev_mutex);
@@ -614,18 +1190,39 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
 
 /* The flow API. */
 
+static size_t hw_offload_vport_flush(struct netdev *,
+                                     struct hw_offload_port *,
+                                     unsigned int tid);
+
+/* The tunnel type of 'netdev' if it is a vport whose flows the plugin can
+ * offload, HW_TUNNEL_NONE otherwise: the vxlan and gre vports of the
+ * userspace datapath (the "netdev" datapath, "dummy" in tests), as
+ * netdev-offload-dpdk claims them.  dpif-netdev puts the flows of the
+ * packets they decapsulate on them, with the physical port in
+ * info->orig_in_port. */
+static enum hw_tunnel_type
+hw_offload_vport_tunnel(const struct netdev *netdev)
+{
+    const char *type = netdev_get_type(netdev);
+    const char *dpif_type = netdev_get_dpif_type(netdev);
+
+    if (!dpif_type
+        || (strcmp(dpif_type, "netdev") && strcmp(dpif_type, "dummy"))) {
+        return HW_TUNNEL_NONE;
+    }
+    if (!strcmp(type, "vxlan")) {
+        return HW_TUNNEL_VXLAN;
+    } else if (!strcmp(type, "gre") || !strcmp(type, "ip6gre")) {
+        return HW_TUNNEL_GRE;
+    }
+    return HW_TUNNEL_NONE;
+}
+
 static bool
 hw_offload_claims(const struct netdev *netdev)
 {
-    if (netdev_is_hw(netdev)) {
-        return true;
-    }
-
-    /* Tunnel vports (vxlan, gre) of the "netdev" datapath will be claimed
-     * here as well, once tunnel decap is offloaded: dpif-netdev puts
-     * tunnel-pop flows on the vport, with the physical port in
-     * info->orig_in_port. */
-    return false;
+    return (netdev_is_hw(netdev)
+            || hw_offload_vport_tunnel(netdev) != HW_TUNNEL_NONE);
 }
 
 static int
@@ -654,12 +1251,17 @@ netdev_offload_hw_init_flow_api(struct netdev *netdev)
         ovs_mutex_unlock(&hw_ports_mutex);
 
         if (ours) {
-            size_t n;
+            size_t n = 0;
 
+            if (stale->vport) {
+                n = hw_offload_vport_flush(netdev, stale, UINT_MAX);
+            } else {
+                hw_egress_port_down(stale->name, true);
+            }
             ovs_mutex_lock(&stale->dev_mutex);
             ovs_mutex_lock(&stale->mutex);
             stale->closing = true;
-            n = hw_offload_port_flush(stale, UINT_MAX);
+            n += hw_offload_port_flush(stale, UINT_MAX);
             ovs_mutex_unlock(&stale->mutex);
             ovs_mutex_unlock(&stale->dev_mutex);
 
@@ -671,12 +1273,16 @@ netdev_offload_hw_init_flow_api(struct netdev *netdev)
     }
 
     /* Without the capabilities the device needs, the port's flows stay in
-     * software. */
-    if (hw_privileges_check_offload(netdev)) {
+     * software.  A vport has no device: its flows' rules go to hw ports. */
+    if (netdev_is_hw(netdev) && hw_privileges_check_offload(netdev)) {
         return EOPNOTSUPP;
     }
 
     port = hw_offload_port_create(netdev);
+    if (!netdev_is_hw(netdev)) {
+        port->vport = true;
+        port->tunnel = hw_offload_vport_tunnel(netdev);
+    }
     ovs_mutex_lock(&hw_ports_mutex);
     ovs_list_push_back(&hw_ports, &port->list_node);
     ovs_mutex_unlock(&hw_ports_mutex);
@@ -690,18 +1296,26 @@ static void
 netdev_offload_hw_uninit_flow_api(struct netdev *netdev)
 {
     struct hw_offload_port *port = hw_offload_port_get(netdev);
-    size_t n;
+    size_t n = 0;
 
     if (!port) {
         return;
     }
+    if (port->vport) {
+        n = hw_offload_vport_flush(netdev, port, UINT_MAX);
+    }
 
     /* A put that comes later (dpif-netdev may still hold one queued) sees
-     * 'closing' and fails without touching the device. */
+     * 'closing' and fails without touching the device.  The egress rules
+     * of the port go first, so that the push hook stops leaving headers to
+     * them. */
+    if (!port->vport) {
+        hw_egress_port_down(port->name, true);
+    }
     ovs_mutex_lock(&port->dev_mutex);
     ovs_mutex_lock(&port->mutex);
     port->closing = true;
-    n = hw_offload_port_flush(port, UINT_MAX);
+    n += hw_offload_port_flush(port, UINT_MAX);
     ovs_mutex_unlock(&port->mutex);
     ovs_mutex_unlock(&port->dev_mutex);
     if (n) {
@@ -744,6 +1358,16 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
         return ENODEV;
     }
 
+    /* A tunnel rule needs the port's inner VLAN guards in front of it. */
+    if (entry->rule.tunnel != HW_TUNNEL_NONE) {
+        ovs_mutex_lock(&port->mutex);
+        error = hw_tnl_guards_install(port, netdev, &dev, reason);
+        ovs_mutex_unlock(&port->mutex);
+        if (error) {
+            return error;
+        }
+    }
+
     /* The new rule goes in before the old one goes, so that a modify the
      * device refuses leaves the old rule working. */
     error = hw_flow_install(&dev, netdev_hw_rss_qp(netdev, type),
@@ -758,19 +1382,34 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
         if (old) {
             hw_offload_entry_uninstall(port, old);
         }
+        ds_clear(reason);
+        error = 0;
+        if (entry->rule.tunnel != HW_TUNNEL_NONE) {
+            /* The old rule may have been the last to need them. */
+            error = hw_tnl_guards_install(port, netdev, &dev, reason);
+        }
         ovs_mutex_unlock(&port->mutex);
 
-        ds_clear(reason);
-        error = hw_flow_install(&dev, netdev_hw_rss_qp(netdev, type),
-                                &entry->rule, &entry->flow, reason);
+        if (!error) {
+            error = hw_flow_install(&dev, netdev_hw_rss_qp(netdev, type),
+                                    &entry->rule, &entry->flow, reason);
+        }
     }
     if (error) {
+        ovs_mutex_lock(&port->mutex);
+        if (!port->n_tunnel_rules) {
+            hw_tnl_guards_uninstall(port);
+        }
+        ovs_mutex_unlock(&port->mutex);
         return error;
     }
 
     ovs_mutex_lock(&port->mutex);
     hw_offload_port_set_dev(port, &dev);
     old = hw_offload_entry_find(port, &entry->ufid);
+    /* The new entry counts before the old one stops counting, so that the
+     * inner VLAN guards stay while either is a tunnel rule. */
+    hw_offload_entry_installed(port, entry);
     if (old) {
         /* Under the mutex, so that flow_get() sees the statistics grow
          * monotonically across the swap. */
@@ -778,12 +1417,17 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
         hw_offload_entry_uninstall(port, old);
         entry->base = old->base;
         entry->used = old->used;
+        if (entry->creation_tid < port->n_threads) {
+            port->n_flows[entry->creation_tid]--;
+        }
         entry->creation_tid = old->creation_tid;
+        if (entry->creation_tid < port->n_threads) {
+            port->n_flows[entry->creation_tid]++;
+        }
     } else {
         hmap_insert(&port->entries, &entry->node,
                     hw_offload_ufid_hash(&entry->ufid));
     }
-    hw_offload_entry_installed(port, entry);
 
     if (log) {
         /* Formatted under the mutex: once it is released, uninit or a
@@ -804,27 +1448,37 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
     return 0;
 }
 
+static void hw_offload_entry_report(const struct hw_offload_port *port,
+                                    struct hw_offload_entry *entry,
+                                    struct match *match,
+                                    struct nlattr **actions,
+                                    struct dpif_flow_stats *stats,
+                                    struct dpif_flow_attrs *attrs,
+                                    struct ofpbuf *buf)
+    OVS_REQUIRES(port->mutex);
+
+/* Offloads the flow 'ufid' (put on 'flow_netdev', whose offload state is
+ * 'flow_port') with a rule on the hw port 'netdev' ('port'): the same port
+ * for a flow of a hw port; for a flow of the tunnel vport 'vport' the port
+ * its packets arrive by. */
 static int
-netdev_offload_hw_flow_put(struct netdev *netdev, struct match *match,
-                           struct nlattr *actions, size_t actions_len,
-                           const ovs_u128 *ufid, struct offload_info *info,
-                           struct dpif_flow_stats *stats)
+hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
+                 struct netdev *netdev, struct hw_offload_port *port,
+                 odp_port_t vport, struct match *match,
+                 struct nlattr *actions, size_t actions_len,
+                 const ovs_u128 *ufid, const struct offload_info *info,
+                 const struct hw_translate_params *params,
+                 struct dpif_flow_stats *stats)
 {
-    struct hw_offload_port *port = hw_offload_port_get(netdev);
-    struct hw_translate_params params = {
-        .flow_mark = info->flow_mark,
-        .in_port = match->flow.in_port.odp_port,
-    };
     struct ds reason = DS_EMPTY_INITIALIZER;
     struct ds log = DS_EMPTY_INITIALIZER;
+    struct hw_mark_rec *rec = NULL, *old_rec = NULL;
+    struct hw_egress *egress = NULL;
     struct hw_offload_entry *entry;
+    struct hw_push push;
     struct hw_rule rule;
-    bool modify;
+    bool modify, decap;
     int error;
-
-    if (!port) {
-        return EOPNOTSUPP;
-    }
 
     /* Only this thread adds or removes this ufid (dpif-netdev hashes a
      * mega_ufid to one offload thread), so the answer holds while this put
@@ -834,15 +1488,67 @@ netdev_offload_hw_flow_put(struct netdev *netdev, struct match *match,
     ovs_mutex_unlock(&port->mutex);
 
     memset(&rule, 0, sizeof rule);
-    error = hw_translate_flow(match, actions, actions_len, &params, &rule,
+    error = hw_translate_flow(match, actions, actions_len, params, &rule,
                               &reason);
     if (error) {
         /* OVS keeps the flow in software.  A refused modify makes
          * dpif-netdev delete the old rule through flow_del(). */
-        hw_offload_put_failed(netdev, port, match, ufid, info->flow_mark,
-                              modify, false, ds_cstr(&reason));
+        hw_offload_put_failed(flow_netdev, flow_port, match, ufid,
+                              info->flow_mark, modify, false,
+                              ds_cstr(&reason));
         ds_destroy(&reason);
         return EOPNOTSUPP;
+    }
+
+    /* A tunnel push the NIC can do.  If it cannot, the flow is still
+     * offloaded and the software pushes. */
+    if (!rule.full) {
+        int push_error = hw_translate_push(&rule, actions, actions_len,
+                                           &push, &reason);
+
+        if (!push_error) {
+            egress = hw_egress_acquire(flow_netdev, &push, &reason);
+        }
+        if (push_error != ENOENT && !egress) {
+            struct ds why = DS_EMPTY_INITIALIZER;
+
+            COVERAGE_INC(hw_offload_push_refused);
+            ds_put_format(&why, "tnl_push stays in software: %s",
+                          ds_cstr(&reason));
+            VLOG_DBG("%s: flow put: ufid "UUID_FMT" mark %"PRIu32" %s",
+                     netdev_get_name(flow_netdev),
+                     UUID_ARGS((const struct uuid *) ufid), info->flow_mark,
+                     ds_cstr(&why));
+            hw_offload_refusal_record(netdev_get_name(flow_netdev), match,
+                                      ufid, ds_cstr(&why));
+            ds_destroy(&why);
+        }
+        ds_clear(&reason);
+    }
+
+    /* What the datapath threads need to know about the mark. */
+    decap = (vport != ODPP_NONE
+             && (rule.reformat == HW_REFORMAT_L2_DECAP
+                 || rule.reformat == HW_REFORMAT_L3_DECAP));
+    if (decap || egress) {
+        rec = xzalloc(sizeof *rec);
+        rec->mark = info->flow_mark;
+        rec->phys = netdev;
+        if (decap) {
+            rec->decap = true;
+            rec->l3 = rule.reformat == HW_REFORMAT_L3_DECAP;
+            rec->vport = vport;
+            hw_translate_tunnel_restore(match, params, &rec->restore);
+        }
+        if (egress) {
+            rec->egress = egress;
+            rec->in_port = match->flow.in_port.odp_port;
+            rec->tnl_port = push.tnl_port;
+            rec->push_out_port = push.push_out_port;
+            rec->push_l3 = push.l3;
+            rec->header_len = push.header_len;
+            memcpy(rec->header, push.header, push.header_len);
+        }
     }
 
     entry = xzalloc(sizeof *entry);
@@ -850,9 +1556,18 @@ netdev_offload_hw_flow_put(struct netdev *netdev, struct match *match,
     entry->mark = info->flow_mark;
     entry->creation_tid = hw_offload_tid();
     entry->rule = rule;
+    entry->vport = vport;
+    entry->egress = egress;
     minimatch_init(&entry->match, match);
     entry->actions = actions_len ? xmemdup(actions, actions_len) : NULL;
     entry->actions_len = actions_len;
+
+    /* Published before the rule exists: a decapsulated packet must never
+     * arrive with a mark recovery does not know. */
+    if (rec) {
+        old_rec = hw_mark_publish(rec);
+        entry->mark_rec = rec;
+    }
 
     ovs_mutex_lock(&port->dev_mutex);
     error = hw_offload_install(netdev, port, entry, modify, &reason,
@@ -860,10 +1575,16 @@ netdev_offload_hw_flow_put(struct netdev *netdev, struct match *match,
     ovs_mutex_unlock(&port->dev_mutex);
 
     if (error) {
-        hw_offload_put_failed(netdev, port, match, ufid, info->flow_mark,
-                              modify, true, ds_cstr(&reason));
+        hw_offload_put_failed(flow_netdev, flow_port, match, ufid,
+                              info->flow_mark, modify, true,
+                              ds_cstr(&reason));
+        /* The old rule of a failed modify still tags packets: give its
+         * record back. */
+        hw_mark_unpublish(entry->mark_rec, old_rec);
+        entry->mark_rec = NULL;
         hw_offload_entry_free(entry);
     } else {
+        hw_mark_retire(old_rec);
         if (rule.full) {
             COVERAGE_INC(hw_offload_put_full);
         } else {
@@ -880,6 +1601,9 @@ netdev_offload_hw_flow_put(struct netdev *netdev, struct match *match,
             ovs_mutex_unlock(&port->mutex);
         }
         if (log.length) {
+            if (egress) {
+                ds_put_cstr(&log, ", tnl_push by egress rule");
+            }
             VLOG_DBG("%s", ds_cstr(&log));
         }
     }
@@ -887,6 +1611,296 @@ netdev_offload_hw_flow_put(struct netdev *netdev, struct match *match,
     ds_destroy(&log);
     hw_offload_coverage_flush();
     return error;
+}
+
+/* Vport flows. */
+
+/* Where the rule of a vport flow is. */
+struct hw_vport_flow {
+    struct hmap_node node;          /* In the vport's 'vport_flows'. */
+    ovs_u128 ufid;
+    odp_port_t phys_port;           /* The hw port its rule is on. */
+    unsigned int creation_tid;
+};
+
+static struct hw_vport_flow *
+hw_vport_flow_find(const struct hw_offload_port *port, const ovs_u128 *ufid)
+    OVS_REQUIRES(port->mutex)
+{
+    struct hw_vport_flow *vf;
+
+    HMAP_FOR_EACH_WITH_HASH (vf, node, hw_offload_ufid_hash(ufid),
+                             &port->vport_flows) {
+        if (ovs_u128_equals(vf->ufid, *ufid)) {
+            return vf;
+        }
+    }
+    return NULL;
+}
+
+/* Opens the hw port 'odp' of the datapath of 'vport_netdev', the physical
+ * port of a vport flow, and returns it with its offload state in
+ * '*portp', or NULL with a reason. */
+static struct netdev *
+hw_offload_phys_get(const struct netdev *vport_netdev, odp_port_t odp,
+                    struct hw_offload_port **portp, struct ds *reason)
+{
+    struct hw_offload_port *port;
+    struct netdev *phys;
+
+    *portp = NULL;
+    if (odp == ODPP_NONE) {
+        /* dpctl/add-flow puts vport flows without it. */
+        ds_put_cstr(reason, "vport flow without the port its packets "
+                    "arrive by (orig_in_port)");
+        return NULL;
+    }
+    phys = netdev_ports_get(odp, netdev_get_dpif_type(vport_netdev));
+    if (!phys) {
+        ds_put_format(reason, "port %"PRIu32" its packets arrive by not "
+                      "found", odp_to_u32(odp));
+        return NULL;
+    }
+    port = (netdev_is_hw(phys) && hw_offload_is_ours(phys)
+            ? hw_offload_port_get(phys) : NULL);
+    if (!port || port->vport) {
+        ds_put_format(reason, "its packets arrive by %s, which is not a hw "
+                      "port", netdev_get_name(phys));
+        netdev_close(phys);
+        return NULL;
+    }
+    *portp = port;
+    return phys;
+}
+
+/* Removes the rule of the vport flow 'ufid' from its physical port 'odp'.
+ * Returns 0 and the flow's statistics in 'stats', if nonnull, or
+ * ENOENT. */
+static int
+hw_offload_phys_remove(const struct netdev *vport_netdev, odp_port_t odp,
+                       const ovs_u128 *ufid, struct dpif_flow_stats *stats)
+{
+    struct hw_offload_entry *entry = NULL;
+    struct hw_offload_port *port;
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct netdev *phys;
+
+    phys = hw_offload_phys_get(vport_netdev, odp, &port, &reason);
+    ds_destroy(&reason);
+    if (!phys) {
+        return ENOENT;
+    }
+
+    ovs_mutex_lock(&port->mutex);
+    entry = hw_offload_entry_find(port, ufid);
+    if (entry) {
+        hw_offload_entry_remove(port, entry);
+    }
+    ovs_mutex_unlock(&port->mutex);
+
+    if (entry) {
+        COVERAGE_INC(hw_offload_del);
+        VLOG_DBG("%s: flow del: ufid "UUID_FMT" mark %"PRIu32" (on %s)",
+                 netdev_get_name(vport_netdev),
+                 UUID_ARGS((const struct uuid *) ufid), entry->mark,
+                 netdev_get_name(phys));
+        if (stats) {
+            *stats = entry->base;
+        }
+        hw_offload_entry_free(entry);
+    }
+    netdev_close(phys);
+    return entry ? 0 : ENOENT;
+}
+
+static int
+hw_offload_vport_put(struct netdev *netdev, struct hw_offload_port *port,
+                     struct match *match, struct nlattr *actions,
+                     size_t actions_len, const ovs_u128 *ufid,
+                     struct offload_info *info,
+                     struct dpif_flow_stats *stats)
+{
+    const struct netdev_tunnel_config *cfg = netdev_get_tunnel_config(netdev);
+    struct hw_translate_params params = {
+        .flow_mark = info->flow_mark,
+        .in_port = match->flow.in_port.odp_port,
+        .vport = port->tunnel,
+        .vport_udp_port = cfg ? cfg->dst_port : htons(0),
+    };
+    odp_port_t phys_port = info->orig_in_port;
+    odp_port_t old_phys = ODPP_NONE;
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct hw_offload_port *pport;
+    struct hw_vport_flow *vf;
+    struct netdev *phys;
+    int error;
+
+    ovs_mutex_lock(&port->mutex);
+    vf = hw_vport_flow_find(port, ufid);
+    if (vf) {
+        old_phys = vf->phys_port;
+    }
+    ovs_mutex_unlock(&port->mutex);
+    if (phys_port == ODPP_NONE) {
+        /* A modify from dpctl: the rule stays where it is. */
+        phys_port = old_phys;
+    }
+
+    phys = hw_offload_phys_get(netdev, phys_port, &pport, &reason);
+    if (phys && port->tunnel == HW_TUNNEL_VXLAN
+        && params.vport_udp_port != htons(HW_VXLAN_PORT)) {
+        /* The NIC's parser recognises VXLAN on this port only. */
+        ds_put_format(&reason, "VXLAN on UDP port %"PRIu16" not supported",
+                      ntohs(params.vport_udp_port));
+        netdev_close(phys);
+        phys = NULL;
+    }
+    if (!phys) {
+        hw_offload_put_failed(netdev, port, match, ufid, info->flow_mark,
+                              vf != NULL, false, ds_cstr(&reason));
+        ds_destroy(&reason);
+        return EOPNOTSUPP;
+    }
+    ds_destroy(&reason);
+
+    if (old_phys != ODPP_NONE && old_phys != phys_port) {
+        /* Its packets arrive by another port now. */
+        hw_offload_phys_remove(netdev, old_phys, ufid, NULL);
+    }
+
+    error = hw_offload_put__(netdev, port, phys, pport,
+                             match->flow.in_port.odp_port, match, actions,
+                             actions_len, ufid, info, &params, stats);
+    if (!error) {
+        ovs_mutex_lock(&port->mutex);
+        vf = hw_vport_flow_find(port, ufid);
+        if (!vf) {
+            vf = xzalloc(sizeof *vf);
+            vf->ufid = *ufid;
+            vf->creation_tid = hw_offload_tid();
+            hmap_insert(&port->vport_flows, &vf->node,
+                        hw_offload_ufid_hash(ufid));
+        }
+        vf->phys_port = phys_port;
+        ovs_mutex_unlock(&port->mutex);
+    }
+    netdev_close(phys);
+    return error;
+}
+
+static int
+hw_offload_vport_get(struct netdev *netdev, struct hw_offload_port *port,
+                     struct match *match, struct nlattr **actions,
+                     const ovs_u128 *ufid, struct dpif_flow_stats *stats,
+                     struct dpif_flow_attrs *attrs, struct ofpbuf *buf)
+{
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct hw_offload_entry *entry = NULL;
+    struct hw_offload_port *pport;
+    odp_port_t phys_port;
+    struct hw_vport_flow *vf;
+    struct netdev *phys;
+
+    ovs_mutex_lock(&port->mutex);
+    vf = hw_vport_flow_find(port, ufid);
+    phys_port = vf ? vf->phys_port : ODPP_NONE;
+    ovs_mutex_unlock(&port->mutex);
+    if (phys_port == ODPP_NONE) {
+        return ENOENT;
+    }
+
+    phys = hw_offload_phys_get(netdev, phys_port, &pport, &reason);
+    ds_destroy(&reason);
+    if (!phys) {
+        return ENOENT;
+    }
+    ovs_mutex_lock(&pport->mutex);
+    entry = hw_offload_entry_find(pport, ufid);
+    if (entry) {
+        hw_offload_entry_report(pport, entry, match, actions, stats, attrs,
+                                buf);
+    }
+    ovs_mutex_unlock(&pport->mutex);
+    netdev_close(phys);
+    return entry ? 0 : ENOENT;
+}
+
+static int
+hw_offload_vport_del(struct netdev *netdev, struct hw_offload_port *port,
+                     const ovs_u128 *ufid, struct dpif_flow_stats *stats)
+{
+    struct hw_vport_flow *vf;
+    int error;
+
+    ovs_mutex_lock(&port->mutex);
+    vf = hw_vport_flow_find(port, ufid);
+    if (vf) {
+        hmap_remove(&port->vport_flows, &vf->node);
+    }
+    ovs_mutex_unlock(&port->mutex);
+    if (!vf) {
+        return ENOENT;
+    }
+
+    error = hw_offload_phys_remove(netdev, vf->phys_port, ufid, stats);
+    free(vf);
+    hw_offload_coverage_flush();
+    return error;
+}
+
+/* Removes the rules of the flows of vport 'netdev' created by offload
+ * thread 'tid', or of all its flows if 'tid' is UINT_MAX.  Returns the
+ * number of flows. */
+static size_t
+hw_offload_vport_flush(struct netdev *netdev, struct hw_offload_port *port,
+                       unsigned int tid)
+{
+    struct hw_vport_flow *vf, **vfs;
+    size_t n = 0;
+
+    /* The rules are removed after the vport's mutex is released:
+     * hw_offload_phys_remove() takes the physical port's. */
+    ovs_mutex_lock(&port->mutex);
+    vfs = xmalloc(MAX(hmap_count(&port->vport_flows), 1) * sizeof *vfs);
+    HMAP_FOR_EACH_SAFE (vf, node, &port->vport_flows) {
+        if (tid == UINT_MAX || vf->creation_tid == tid) {
+            hmap_remove(&port->vport_flows, &vf->node);
+            vfs[n++] = vf;
+        }
+    }
+    ovs_mutex_unlock(&port->mutex);
+
+    for (size_t i = 0; i < n; i++) {
+        hw_offload_phys_remove(netdev, vfs[i]->phys_port, &vfs[i]->ufid,
+                               NULL);
+        free(vfs[i]);
+    }
+    free(vfs);
+    return n;
+}
+
+static int
+netdev_offload_hw_flow_put(struct netdev *netdev, struct match *match,
+                           struct nlattr *actions, size_t actions_len,
+                           const ovs_u128 *ufid, struct offload_info *info,
+                           struct dpif_flow_stats *stats)
+{
+    struct hw_offload_port *port = hw_offload_port_get(netdev);
+    struct hw_translate_params params = {
+        .flow_mark = info->flow_mark,
+        .in_port = match->flow.in_port.odp_port,
+        .vport = HW_TUNNEL_NONE,
+    };
+
+    if (!port) {
+        return EOPNOTSUPP;
+    } else if (port->vport) {
+        return hw_offload_vport_put(netdev, port, match, actions,
+                                    actions_len, ufid, info, stats);
+    }
+    return hw_offload_put__(netdev, port, netdev, port, ODPP_NONE, match,
+                            actions, actions_len, ufid, info, &params,
+                            stats);
 }
 
 /* Appends the actions of 'entry' to 'buf' as an OVS_FLOW_ATTR_ACTIONS
@@ -955,6 +1969,9 @@ netdev_offload_hw_flow_get(struct netdev *netdev, struct match *match,
 
     if (!port) {
         return ENOENT;
+    } else if (port->vport) {
+        return hw_offload_vport_get(netdev, port, match, actions, ufid,
+                                    stats, attrs, buf);
     }
 
     ovs_mutex_lock(&port->mutex);
@@ -977,6 +1994,8 @@ netdev_offload_hw_flow_del(struct netdev *netdev, const ovs_u128 *ufid,
 
     if (!port) {
         return ENOENT;
+    } else if (port->vport) {
+        return hw_offload_vport_del(netdev, port, ufid, stats);
     }
 
     ovs_mutex_lock(&port->mutex);
@@ -1012,6 +2031,13 @@ netdev_offload_hw_flow_flush(struct netdev *netdev)
 
     if (!port) {
         return ENOENT;
+    } else if (port->vport) {
+        n = hw_offload_vport_flush(netdev, port, hw_offload_tid());
+        if (n) {
+            VLOG_DBG("%s: flow flush: removed %"PRIuSIZE" rules",
+                     netdev_get_name(netdev), n);
+        }
+        return 0;
     }
 
     /* dpif-netdev sends a flush to every offload thread: each removes the
@@ -1143,14 +2169,102 @@ netdev_offload_hw_flow_dump_next(struct netdev_flow_dump *dump_,
     return false;
 }
 
+/* Gives a packet that a vport rule decapsulated what the software pop
+ * would have left it: the tunnel metadata, in_port the vport (orig_in_port
+ * stays the physical port), recirc_id 0 and the rest of the metadata
+ * cleared.  The mark stays, so that dpif-netdev runs the vport flow's
+ * actions at once; if this PMD thread has no copy of the flow, the
+ * classifier finds it from the metadata, or the upcall sees the packet as
+ * coming from the vport.
+ *
+ * It runs for every packet received on a claimed port, so an untagged
+ * packet costs one test, and a tagged one without decap one more unless
+ * there is a decap rule at all.  It never returns an error: dpif-netdev
+ * would drop the packet (or, for EOPNOTSUPP, stop calling it). */
 static int
-netdev_offload_hw_miss_packet_recover(struct netdev *netdev OVS_UNUSED,
-                                      struct dp_packet *packet OVS_UNUSED)
+netdev_offload_hw_miss_packet_recover(struct netdev *netdev,
+                                      struct dp_packet *packet)
 {
-    /* Nothing is decapsulated in hardware yet, so no packet carries state to
-     * restore.  Returning 0 rather than EOPNOTSUPP keeps dpif-netdev's
-     * miss_api_supported set for tunnel decap. */
+    const struct hw_mark_rec *rec;
+    struct pkt_metadata *md;
+    uint32_t mark;
+
+    if (OVS_LIKELY(!dp_packet_has_flow_mark(packet, &mark))) {
+        return 0;
+    }
+    if (!atomic_count_get(&hw_n_decap_marks)) {
+        return 0;
+    }
+    rec = hw_mark_find(mark);
+    if (!rec || !rec->decap || rec->phys != netdev) {
+        return 0;
+    }
+
+    md = &packet->md;
+    pkt_metadata_init_tnl(md);
+    memcpy(&md->tunnel, &rec->restore.tunnel,
+           offsetof(struct flow_tnl, metadata));
+    md->in_port.odp_port = rec->vport;
+    if (rec->l3) {
+        /* An L3 decap puts a placeholder Ethernet header in front of the
+         * inner IP packet; the software pop leaves the bare L3 packet.
+         * dpif-netdev's mark path only parses Ethernet frames, so the
+         * classifier handles these. */
+        if (dp_packet_size(packet) >= ETH_HEADER_LEN) {
+            dp_packet_pull(packet, ETH_HEADER_LEN);
+        }
+        packet->packet_type = rec->restore.packet_type;
+        dp_packet_reset_offsets(packet);
+        *dp_packet_ol_flags_ptr(packet) &= ~DP_PACKET_OL_FLOW_MARK;
+    }
+    COVERAGE_INC(hw_offload_recover);
     return 0;
+}
+
+/* The tunnel push hook (vswitchd-patches/0004), called for each packet with
+ * a flow mark that is about to get a tunnel header in software: returns
+ * true if an egress rule will add exactly this header, which the flow of the
+ * mark owns and which is installed.  The in_port and recirc_id tests make
+ * sure the packet is still running the actions of the flow that tagged it
+ * (a recirculated packet keeps its mark). */
+static bool
+hw_offload_push_header_offloaded(const struct netdev *tnl_netdev OVS_UNUSED,
+                                 struct dp_packet *packet, uint32_t mark,
+                                 const struct ovs_action_push_tnl *data)
+{
+    const struct hw_mark_rec *rec = hw_mark_find(mark);
+    bool active;
+
+    if (!rec || !rec->egress
+        || packet->md.in_port.odp_port != rec->in_port
+        || packet->md.recirc_id
+        || data->header_len != rec->header_len
+        || data->tnl_port != rec->tnl_port
+        || data->out_port != rec->push_out_port
+        || memcmp(data->header, rec->header, rec->header_len)) {
+        return false;
+    }
+    atomic_read_relaxed(&rec->egress->active, &active);
+    if (!active) {
+        return false;
+    }
+
+    if (rec->push_l3) {
+        /* L2_TO_L3_TUNNEL replaces an Ethernet header: give the L3 packet
+         * a placeholder one, with its ethertype so that the egress rule's
+         * IP spec matches it. */
+        struct eth_header *eth;
+
+        if (dp_packet_is_eth(packet)) {
+            return false;
+        }
+        eth = dp_packet_push_zeros(packet, ETH_HEADER_LEN);
+        eth->eth_type = htons(pt_ns_type(packet->packet_type));
+        packet->packet_type = htonl(PT_ETH);
+        dp_packet_reset_offsets(packet);
+        packet->l3_ofs = ETH_HEADER_LEN;
+    }
+    return true;
 }
 
 const struct netdev_flow_api netdev_offload_hw = {
@@ -1328,6 +2442,7 @@ hw_offload_unixctl_dump_rules(struct unixctl_conn *conn,
     }
     ovs_mutex_unlock(&port->mutex);
     free(entries);
+    hw_egress_format(netdev_get_name(netdev), &s);
     netdev_close(netdev);
 
     unixctl_command_reply(conn, ds_cstr(&s));
@@ -1386,6 +2501,7 @@ netdev_hw_register(void)
     unixctl_command_register("netdev-hw/not-offloaded", "[PORT]", 0, 1,
                              hw_offload_unixctl_not_offloaded, NULL);
 
+    netdev_set_push_header_offload(hw_offload_push_header_offloaded);
     hw_fwdump_register_commands();
     hw_privileges_register_commands();
     netdev_hw_set_reconfigure_cb(hw_offload_reconfigure_cb);

@@ -6,13 +6,15 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-macros.at \
 	netdev-offload-hw/tests/hw-unit.at \
 	netdev-offload-hw/tests/hw-offload.at \
-	netdev-offload-hw/tests/hw-fwdump.at
+	netdev-offload-hw/tests/hw-fwdump.at \
+	netdev-offload-hw/tests/hw-hbl.at
 
 tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-backend.c \
 	netdev-offload-hw/tests/test-hw-bench.c \
 	netdev-offload-hw/tests/test-hw-encode.c \
 	netdev-offload-hw/tests/test-hw-fwdump.c \
+	netdev-offload-hw/tests/test-hw-hbl.c \
 	netdev-offload-hw/tests/test-hw-model.c \
 	netdev-offload-hw/tests/test-hw-model-flow.c \
 	netdev-offload-hw/tests/test-hw-model-tunnel.c \

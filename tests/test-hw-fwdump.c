@@ -758,7 +758,11 @@ test_privileges(void)
 static void
 test_pci_from_ibdev(void)
 {
+    struct ibv_device ibdev;
+    struct ibv_context ctx;
     struct hw_pci_addr addr;
+    struct hw_fwdump_reg reg;
+    size_t filled = 1;
     int error;
 
     error = hw_fwdump_pci_from_ibdev("no_such_ibdev", &addr);
@@ -769,6 +773,22 @@ test_pci_from_ibdev(void)
 #else
     CHECK_ERR(error, EOPNOTSUPP);
 #endif
+
+    /* The verbs device ops refuse a device without a PCI function before
+     * asking the operating system anything. */
+    memset(&ibdev, 0, sizeof ibdev);
+    ovs_strlcpy(ibdev.name, "no_such_ibdev", sizeof ibdev.name);
+    memset(&ctx, 0, sizeof ctx);
+    ctx.device = &ibdev;
+#ifdef __linux__
+    CHECK_ERR(hw_fwdump_verbs_force(&ctx), ENODEV);
+    CHECK_ERR(hw_fwdump_verbs_get(&ctx, &reg, 1, &filled), ENODEV);
+    CHECK_EQ(filled, 0);
+    CHECK_ERR(hw_fwdump_verbs_reset(&ctx), ENODEV);
+#else
+    CHECK_ERR(hw_fwdump_verbs_force(&ctx), EOPNOTSUPP);
+#endif
+    CHECK_ERR(hw_fwdump_verbs_force(NULL), ENODEV);
 }
 
 static void

@@ -2620,7 +2620,7 @@ test_match_gre(void)
 
     /* Key 0 under a full mask: keyless GRE reads key 0 (model
      * assumption: the parser leaves an absent key at 0). */
-    rule_normal(&r, 1);
+    rule_normal(&r, 0);
     spec_gre(&r, ETH_TYPE_TEB, 0xffff, 0, 0xffffffff);
     spec_tag(&r, 5);
     f[4] = CREATE_OK(st, &qp1, &r);
@@ -2688,9 +2688,12 @@ test_match_mpls(void)
     spec_tag(&r, 1);
     f[0] = CREATE_OK(st, &qp1, &r);
 
-    /* Inner first label 200 with bottom of stack. */
+    /* Inner first label 200 with bottom of stack (after the VXLAN spec:
+     * right after UDP it would be MPLS over UDP). */
     rule_normal(&r, 0);
     spec_l4(&r, IBV_FLOW_SPEC_UDP, -1, 4789);
+    spec_vxlan(&r, 0, 0);
+    spec_eth_type(&r, IBV_FLOW_SPEC_INNER, ETH_TYPE_MPLS);
     spec_mpls(&r, IBV_FLOW_SPEC_INNER, (200 << 12) | 0x100, 0xfffff100);
     spec_tag(&r, 2);
     f[1] = CREATE_OK(st, &qp1, &r);

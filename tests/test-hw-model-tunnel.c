@@ -90,12 +90,10 @@
         }                                                               \
     } while (0)
 
-enum {
-    L2_DECAP = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TUNNEL_TO_L2,
-    L2_ENCAP = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L2_TUNNEL,
-    L3_DECAP = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L3_TUNNEL_TO_L2,
-    L3_ENCAP = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L3_TUNNEL,
-};
+#define L2_DECAP MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TUNNEL_TO_L2
+#define L2_ENCAP MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L2_TUNNEL
+#define L3_DECAP MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L3_TUNNEL_TO_L2
+#define L3_ENCAP MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L3_TUNNEL
 
 /* ---------------------------------------------------------------------- */
 /* Frames, built byte by byte.                                            */
@@ -455,7 +453,9 @@ encapsulated(enum outer_kind kind, const struct frame *inner, size_t skip,
 /* Encaps 'inner' with 'kind' and checks the result byte by byte, then
  * checks that the outer IPv4 header checksum (if any) verifies. */
 static void
-check_encap(enum outer_kind kind, int type, const struct frame *inner,
+check_encap(enum outer_kind kind,
+            enum mlx5dv_flow_action_packet_reformat_type type,
+            const struct frame *inner,
             size_t skip, uint16_t udp_csum)
 {
     struct frame *tmpl = outer_template(kind, udp_csum);
@@ -478,7 +478,7 @@ check_encap(enum outer_kind kind, int type, const struct frame *inner,
 /* The reformat engine.                                                   */
 /* ---------------------------------------------------------------------- */
 
-static const size_t inner_sizes[] = { 60, 61, 100, 1500, 9000 };
+static const size_t inner_sizes[] = { 60, 71, 100, 1500, 9000 };
 
 static void
 test_vxlan_ipv4(void)
@@ -913,8 +913,10 @@ rule_add_eth_dst(struct rule *r, const char *dst)
         .size = sizeof eth,
         .mask.dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
     };
+    struct eth_addr ea;
 
-    CHECK(eth_addr_from_string(dst, (struct eth_addr *) eth.val.dst_mac));
+    CHECK(eth_addr_from_string(dst, &ea));
+    memcpy(eth.val.dst_mac, ea.ea, ETH_ADDR_LEN);
     rule_add(r, &eth, sizeof eth);
 }
 
@@ -1351,10 +1353,14 @@ test_device_reformat_errors(void)
 
     /* VXLAN and GRE specs have no INNER form. */
     rule_init(&r, 0, 0);
-    rule_add_vni(&r, 5);
-    ((struct ibv_flow_spec_tunnel *) ((uint8_t *) r.buf
-                                      + sizeof(struct ibv_flow_attr)))->type
-        |= IBV_FLOW_SPEC_INNER;
+    {
+        struct ibv_flow_spec_tunnel spec = {
+            .type = IBV_FLOW_SPEC_VXLAN_TUNNEL | IBV_FLOW_SPEC_INNER,
+            .size = sizeof spec,
+        };
+
+        rule_add(&r, &spec, sizeof spec);
+    }
     CHECK_ERR(ops->create_flow(s.rss_qp, (struct ibv_flow_attr *) r.buf,
                                &flow), EINVAL);
 

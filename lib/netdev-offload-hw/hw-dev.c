@@ -20,6 +20,7 @@
 #include "util.h"
 
 #ifdef HAVE_HW_RDMA
+#include "hw-hbl.h"
 #include "hw-rdma.h"
 #endif
 
@@ -29,6 +30,7 @@
 static const struct hw_dev_ops *const hw_dev_backends[] = {
     &hw_model_ops,
 #ifdef HAVE_HW_RDMA
+    &hw_hbl_ops,                /* Before rdma, which takes any name. */
     &hw_rdma_ops,
 #endif
 };

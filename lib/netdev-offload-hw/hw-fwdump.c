@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <infiniband/verbs.h>
 
 #include "hw-dev.h"
 #include "hw-model-fwdump.h"
@@ -251,6 +252,54 @@ hw_fwdump_pci_from_ibdev(const char *ibdev_name, struct hw_pci_addr *addr)
 #else
     return EOPNOTSUPP;
 #endif
+}
+
+/* Device ops of kernel verbs devices. */
+
+static int
+fwdump_verbs_pci(const struct ibv_context *ctx, struct hw_pci_addr *pci)
+{
+    int error;
+
+    if (!ctx || !ctx->device) {
+        return ENODEV;
+    }
+    error = hw_fwdump_pci_from_ibdev(ctx->device->name, pci);
+    if (error) {
+        VLOG_DBG("%s: no PCI function found (%s)", ctx->device->name,
+                 ovs_strerror(error));
+        return error == ENOENT ? ENODEV : error;
+    }
+    return 0;
+}
+
+int
+hw_fwdump_verbs_force(struct ibv_context *ctx)
+{
+    struct hw_pci_addr pci;
+    int error = fwdump_verbs_pci(ctx, &pci);
+
+    return error ? error : hw_fwdump_pci_force(&pci);
+}
+
+int
+hw_fwdump_verbs_get(struct ibv_context *ctx, struct hw_fwdump_reg *buf,
+                    size_t n, size_t *n_filled)
+{
+    struct hw_pci_addr pci;
+    int error = fwdump_verbs_pci(ctx, &pci);
+
+    *n_filled = 0;
+    return error ? error : hw_fwdump_pci_get(&pci, buf, n, n_filled);
+}
+
+int
+hw_fwdump_verbs_reset(struct ibv_context *ctx)
+{
+    struct hw_pci_addr pci;
+    int error = fwdump_verbs_pci(ctx, &pci);
+
+    return error ? error : hw_fwdump_pci_reset(&pci);
 }
 
 /* The diagnostic. */

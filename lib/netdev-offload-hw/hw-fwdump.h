@@ -95,6 +95,16 @@ bool hw_fwdump_pci_has_addresses(void);
  * sysfs.  Returns 0, ENOENT or EOPNOTSUPP (no sysfs). */
 int hw_fwdump_pci_from_ibdev(const char *ibdev_name, struct hw_pci_addr *);
 
+/* Device ops fwdump_force/get/reset for a kernel verbs device, for the
+ * rdma-core backend's ops table: the dump of the PCI function behind the
+ * verbs device of 'ctx' (found with hw_fwdump_pci_from_ibdev()), through
+ * hw_fwdump_pci_*().  ENODEV if the PCI function cannot be found. */
+struct ibv_context;
+int hw_fwdump_verbs_force(struct ibv_context *);
+int hw_fwdump_verbs_get(struct ibv_context *, struct hw_fwdump_reg *buf,
+                        size_t n, size_t *n_filled);
+int hw_fwdump_verbs_reset(struct ibv_context *);
+
 /* FreeBSD /dev/mlx5ctl (hw-fwdump-freebsd.c, built on FreeBSD only). */
 #ifdef __FreeBSD__
 int hw_fwdump_mlx5ctl_force(const struct hw_pci_addr *);
@@ -164,6 +174,11 @@ int hw_devlink_fmsg_finish(struct hw_devlink_fmsg *,
                            struct hw_fwdump_reg **regsp, size_t *n_regsp,
                            struct ds *reason);
 
+/* The contract above, over devlink: force asks HEALTH_REPORTER_GET whether
+ * a dump is held (EEXIST) and else has DUMP_GET capture one (EIO if it holds
+ * no crdump); get reads the dump with DUMP_GET (ENOENT without one; a size
+ * query without a dump answers 0, since the size is unknown until a dump
+ * exists); reset is DUMP_CLEAR.  ENODEV if there is no devlink at all. */
 int hw_fwdump_devlink_force(const char *dev_name);
 int hw_fwdump_devlink_get(const char *dev_name, struct hw_fwdump_reg *buf,
                           size_t n, size_t *n_filled);

@@ -996,7 +996,7 @@ test_encoding_equality(void)
 #endif
 
     n_rules = build_rules(&rules);
-    CHECK(n_rules >= 15);
+    CHECK(n_rules >= 14);
 
     model_port_create(&port, "model31");
     recorder_init(&model_rec, "model", &hw_model_ops, true);

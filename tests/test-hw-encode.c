@@ -916,6 +916,29 @@ test_egress_encap(void)
     CHECK_INT(attr_of(&buf)->priority, HW_PRIO_UNTAGGED);
     check_format(&buf, "prio=8 flags=0x4 ipv4(dst=10.0.0.2) tcp() count "
                  "handle");
+
+    /* The marker match the plugin uses: destination and ethertype. */
+    rule_init(&rule);
+    rule.outer.present = HW_HDR_ETH;
+    rule.outer.eth.dst = (struct eth_addr) ETH_ADDR_C(0e, 48, 00, 00, 00, 07);
+    rule.outer.eth_mask.dst = eth_addr_exact;
+    rule.outer.eth.type = htons(0x88b5);
+    rule.outer.eth_mask.type = OVS_BE16_MAX;
+    rule.egress = true;
+    rule.reformat = HW_REFORMAT_L3_ENCAP;
+    ofpbuf_clear(&buf);
+    hw_encode_flow(&rule, &handles, 1, &buf);
+    CHECK_INT(walk_specs(&buf, ofs, types, 10), 2);
+    check_format(&buf, "prio=10 flags=0x4 eth(dst=0e:48:00:00:00:07,"
+                 "type=0x88b5) handle");
+
+    /* Hex fields of value 0 under a full mask print as such. */
+    rule_init(&rule);
+    rule.outer.present = HW_HDR_IPV4;
+    rule.outer.ipv4_mask.tos = 0xff;
+    ofpbuf_clear(&buf);
+    hw_encode_flow(&rule, NULL, 1, &buf);
+    check_format(&buf, "prio=9 ipv4(tos=0x00)");
     ofpbuf_uninit(&buf);
 }
 

@@ -1583,6 +1583,34 @@ check_push_refused_at(const struct ofpbuf *actions, const char *expected,
 #define CHECK_PUSH_REFUSED(ACTIONS, REASON) \
     check_push_refused_at(ACTIONS, REASON, __FILE__, __LINE__)
 
+/* What every egress rule must be: the marker of id 0 (the adapter sets the
+ * id), nothing else matched, the L2_TO_L3 encap, counted, untagged. */
+static void
+check_egress_rule(const struct hw_rule *egress)
+{
+    struct eth_addr marker = hw_push_marker(0);
+
+    CHECK(egress->egress);
+    CHECK(!egress->has_tag);
+    CHECK_INT(egress->fate, HW_FATE_RSS);
+    CHECK(egress->count);
+    CHECK(!egress->full);
+    CHECK_INT(egress->tunnel, HW_TUNNEL_NONE);
+    CHECK_INT(egress->outer.present, HW_HDR_ETH);
+    CHECK(eth_addr_equals(egress->outer.eth.dst, marker));
+    CHECK(eth_mask_is_exact(egress->outer.eth_mask.dst));
+    CHECK(eth_addr_is_zero(egress->outer.eth_mask.src));
+    CHECK_INT(ntohs(egress->outer.eth.type), HW_PUSH_MARKER_TYPE);
+    CHECK_INT(ntohs(egress->outer.eth_mask.type), 0xffff);
+    CHECK_INT(egress->outer.eth_mask.tci, 0);
+    CHECK_INT(egress->reformat, HW_REFORMAT_L3_ENCAP);
+
+    /* Locally administered unicast, one per id. */
+    CHECK(marker.ea[0] & 0x02);
+    CHECK(!(marker.ea[0] & 0x01));
+    CHECK(!eth_addr_equals(hw_push_marker(1), hw_push_marker(0x100)));
+}
+
 static void
 test_tnl_push_vxlan(void)
 {
@@ -1609,15 +1637,10 @@ test_tnl_push_vxlan(void)
     CHECK_INT(odp_to_u32(push.push_out_port), 100);
     CHECK_INT(push.tnl_type, OVS_VPORT_TYPE_VXLAN);
     CHECK(!push.l3);
-    /* The egress rule: what the flow sends (its own match), the encap with
-     * exactly the header OVS would push. */
-    CHECK(push.egress.egress);
-    CHECK(!push.egress.has_tag);
-    CHECK_INT(push.egress.fate, HW_FATE_RSS);
-    CHECK(push.egress.count);
-    CHECK_INT(push.egress.tunnel, HW_TUNNEL_NONE);
-    CHECK(!memcmp(&push.egress.outer, &rule.outer, sizeof rule.outer));
-    CHECK_INT(push.egress.reformat, HW_REFORMAT_L2_ENCAP);
+    /* The egress rule: the marker the push hook puts in front of the
+     * flow's packets instead of the header, and an L2_TO_L3 encap that
+     * replaces it with exactly the header OVS would push. */
+    check_egress_rule(&push.egress);
     CHECK_INT(push.egress.reformat_len, 50);
     CHECK(!memcmp(push.egress.reformat_data, h, 50));
     CHECK_INT(push.header_len, 50);
@@ -1628,6 +1651,7 @@ test_tnl_push_vxlan(void)
     CHECK_INT(ntohl(push.encap.ipv4_mask.dst), 0xffffffff);
     CHECK_INT(ntohs(push.encap.l4.dst), 4789);
     CHECK(!hw_headers_overlap(&push.egress.outer, &push.encap));
+    CHECK(!hw_headers_overlap(&push.egress.outer, &rule.outer));
 
     /* The top-level form: tnl_push(...),2. */
     ofpbuf_clear(&actions);
@@ -1660,8 +1684,8 @@ test_tnl_push_vxlan(void)
                                     &params, &rule, NULL), 0);
         CHECK_INT(hw_translate_push(&rule, actions.data, actions.size,
                                     &push, NULL), 0);
-        CHECK(!memcmp(&push.egress.outer, &rule.inner, sizeof rule.inner));
-        CHECK_INT(push.egress.tunnel, HW_TUNNEL_NONE);
+        check_egress_rule(&push.egress);
+        CHECK(!memcmp(push.egress.reformat_data, h, 70));
     }
 
     /* No push at all. */
@@ -1687,14 +1711,14 @@ test_tnl_push_gre(void)
     put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
     put_output(&actions, 2);
     CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
-    CHECK_INT(push.egress.reformat, HW_REFORMAT_L2_ENCAP);
+    check_egress_rule(&push.egress);
     CHECK_INT(push.egress.reformat_len, 42);
     CHECK(!memcmp(push.egress.reformat_data, h, 42));
     CHECK_INT(push.encap.present, HW_HDR_ETH | HW_HDR_IPV4);
     CHECK_INT(push.encap.ipv4.proto, IPPROTO_GRE);
 
-    /* GRE carrying the IPv4 packet (pop_eth first): an L2_TO_L3 encap, and
-     * the egress rule matches the IP headers only. */
+    /* GRE carrying the IPv4 packet (pop_eth first): the same marker and
+     * encap, the marker standing in front of the IP header. */
     len = gre_header(h, GRE_KEY, ETH_TYPE_IP);
     ofpbuf_clear(&actions);
     nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_ETH);
@@ -1702,11 +1726,8 @@ test_tnl_push_gre(void)
     put_output(&actions, 2);
     CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
     CHECK(push.l3);
-    CHECK_INT(push.egress.reformat, HW_REFORMAT_L3_ENCAP);
+    check_egress_rule(&push.egress);
     CHECK(!memcmp(push.egress.reformat_data, h, len));
-    CHECK(!(push.egress.outer.present & HW_HDR_ETH));
-    CHECK(eth_addr_is_zero(push.egress.outer.eth_mask.dst));
-    CHECK_INT(push.egress.outer.present, HW_HDR_IPV4 | HW_HDR_UDP);
 
     /* The GRE protocol must fit what is pushed. */
     len = gre_header(h, GRE_KEY, ETH_TYPE_IPV6);
@@ -1752,12 +1773,12 @@ test_tnl_push_refusals(void)
     /* Other tunnel types. */
     put_tnl_push(&actions, OVS_VPORT_TYPE_GENEVE, h, len);
     put_output(&actions, 2);
-    CHECK_PUSH_REFUSED(&actions, "tnl_push of a geneve tunnel not "
+    CHECK_PUSH_REFUSED(&actions, "tnl_push of tunnel type geneve not "
                        "supported");
     ofpbuf_clear(&actions);
     put_tnl_push(&actions, OVS_VPORT_TYPE_ERSPAN, h, len);
     put_output(&actions, 2);
-    CHECK_PUSH_REFUSED(&actions, "tnl_push of a erspan tunnel not "
+    CHECK_PUSH_REFUSED(&actions, "tnl_push of tunnel type erspan not "
                        "supported");
 
     /* A UDP checksum the NIC would not compute. */

@@ -148,16 +148,22 @@ def stat(text, regex):
     m = re.search(regex, text)
     return int(m.group(1)) if m else -1
 
-def done(c, n, mode):
+def poll_threads(c):
+    # dpctl/add-flow puts a flow on every poll thread (the PMD and the main
+    # thread), so dpctl/show counts each flow once per thread.
+    s = c.call("dpif-netdev/pmd-stats-show")
+    return max(1, len(re.findall(r"^(?:pmd|main) thread", s, re.M)))
+
+def done(c, n, mode, k):
     flows = stat(c.call("dpctl/show"), r"flows:\s*(\d+)")
     if mode == "off":
-        return flows == n
+        return flows == n * k
     s = c.call("dpctl/offload-stats-show")
     enq = stat(s, r"Total\s+Enqueued offloads:\s*(\d+)")
     ins = stat(s, r"Total\s+Inserted offloads:\s*(\d+)")
     if mode == "hw":
-        return flows == n and enq == 0 and ins == n
-    return flows == n and enq == 0   # dummy: it reports nothing inserted
+        return flows == n * k and enq == 0 and ins == n
+    return flows == n * k and enq == 0   # dummy: it reports nothing inserted
 
 cmd, path = sys.argv[1], sys.argv[2]
 if cmd == "add":
@@ -166,14 +172,15 @@ if cmd == "add":
     n, window, mode, ttl = (int(sys.argv[3]), int(sys.argv[4]), sys.argv[5],
                             sys.argv[6] == "1")
     c = Conn(path, window)
+    w = Conn(path, 1)
+    k = poll_threads(w)
     t0 = time.time()
     for i in range(n):
         c.send("dpctl/add-flow", [flow(i, ttl), "3"])
     c.drain()
     t1 = time.time()
-    w = Conn(path, 1)
     deadline = t1 + 300
-    while not done(w, n, mode) and time.time() < deadline:
+    while not done(w, n, mode, k) and time.time() < deadline:
         time.sleep(0.002)
     t2 = time.time()
     if t2 >= deadline:
@@ -196,6 +203,7 @@ elif cmd == "traffic":
 EOF
 
 RUNS=$OUT/runs
+D=
 mkdir -p "$RUNS"
 appctl() { ovs-appctl --timeout=120 "$@"; }
 
@@ -204,7 +212,7 @@ start_ovs() {   # $1 run dir, $2 port type (hw|dummy-pmd), $3 hw-offload
     rm -rf "$D"; mkdir -p "$D"
     export OVS_RUNDIR=$D OVS_LOGDIR=$D OVS_DBDIR=$D OVS_SYSCONFDIR=$D
     ovsdb-tool create "$D/conf.db" "$B/vswitchd/vswitch.ovsschema"
-    ovsdb-server --detach --no-chdir --pidfile --log-file \
+    ovsdb-server --detach --no-chdir --pidfile --log-file -vconsole:off \
         --remote=punix:"$D/db.sock" "$D/conf.db"
     ovs-vsctl --no-wait init
     ovs-vsctl --no-wait set Open_vSwitch . other_config:hw-offload=$3 \
@@ -239,13 +247,20 @@ start_ovs() {   # $1 run dir, $2 port type (hw|dummy-pmd), $3 hw-offload
 }
 
 stop_ovs() {
-    appctl revalidator/resume >/dev/null 2>&1
-    ovs-appctl --timeout=20 exit >/dev/null 2>&1 ||
-        kill "$(cat "$D/ovs-vswitchd.pid" 2>/dev/null)" 2>/dev/null
-    ovs-appctl --timeout=10 -t ovsdb-server exit >/dev/null 2>&1 ||
-        kill "$(cat "$D/ovsdb-server.pid" 2>/dev/null)" 2>/dev/null
-    sleep 0.2
+    [ -n "${D:-}" ] || return 0
+    local pids p
+    pids="$(cat "$D/ovs-vswitchd.pid" "$D/ovsdb-server.pid" 2>/dev/null)"
+    ovs-appctl --timeout=10 revalidator/resume >/dev/null 2>&1
+    ovs-appctl --timeout=20 exit >/dev/null 2>&1
+    ovs-appctl --timeout=10 -t ovsdb-server exit >/dev/null 2>&1
+    for p in $pids; do
+        for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+        kill -0 "$p" 2>/dev/null && kill -9 "$p" 2>/dev/null
+    done
+    D=
 }
+trap 'stop_ovs' EXIT
+trap 'exit 130' INT TERM
 
 # Sends traffic into p1 and prints "cycles/pkt rx_packets phwol% emc%
 # megaflow% upcalls".

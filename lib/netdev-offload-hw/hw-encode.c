@@ -348,9 +348,9 @@ format_be16(struct ds *s, const char *name, uint16_t val, uint16_t mask,
     }
     put_sep(s, first);
     if (m == UINT16_MAX) {
-        ds_put_format(s, decimal ? "%s=%"PRIu16 : "%s=%#06"PRIx16, name, v);
+        ds_put_format(s, decimal ? "%s=%"PRIu16 : "%s=0x%04"PRIx16, name, v);
     } else {
-        ds_put_format(s, "%s=%#06"PRIx16"/%#06"PRIx16, name, v, m);
+        ds_put_format(s, "%s=0x%04"PRIx16"/0x%04"PRIx16, name, v, m);
     }
 }
 
@@ -363,9 +363,9 @@ format_u8(struct ds *s, const char *name, uint8_t val, uint8_t mask,
     }
     put_sep(s, first);
     if (mask == UINT8_MAX) {
-        ds_put_format(s, decimal ? "%s=%"PRIu8 : "%s=%#04"PRIx8, name, val);
+        ds_put_format(s, decimal ? "%s=%"PRIu8 : "%s=0x%02"PRIx8, name, val);
     } else {
-        ds_put_format(s, "%s=%#04"PRIx8"/%#04"PRIx8, name, val, mask);
+        ds_put_format(s, "%s=0x%02"PRIx8"/0x%02"PRIx8, name, val, mask);
     }
 }
 

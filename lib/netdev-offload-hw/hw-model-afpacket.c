@@ -41,6 +41,7 @@
 #include "openvswitch/hmap.h"
 #include "openvswitch/vlog.h"
 #include "ovs-atomic.h"
+#include "ovs-rcu.h"
 #include "ovs-thread.h"
 #include "packets.h"
 #include "socket-util.h"
@@ -135,6 +136,7 @@ reader_one(struct afpacket_port *port, uint8_t *buf)
     ssize_t n;
     size_t len;
 
+    memset(&vnet, 0, sizeof vnet);
     iov[0].iov_base = &vnet;
     iov[0].iov_len = sizeof vnet;
     iov[1].iov_base = buf;
@@ -172,8 +174,9 @@ reader_one(struct afpacket_port *port, uint8_t *buf)
         || n - sizeof vnet < ETH_HEADER_LEN) {
         if (vnet.gso_type != VIRTIO_NET_HDR_GSO_NONE) {
             VLOG_WARN_RL(&rl, "%s: %s handed over a segmentation offload "
-                         "frame: turn TSO, GSO and GRO off on the peer",
-                         port->devname, port->ifname);
+                         "frame (dropped): set gso_max_segs 1 or turn TSO "
+                         "and GSO off on the peer", port->devname,
+                         port->ifname);
         }
         ovs_mutex_lock(&port->stats_mutex);
         port->stats.rx_dropped++;
@@ -226,12 +229,17 @@ reader_main(void *port_)
     for (;;) {
         struct pollfd pfd = { .fd = port->fd, .events = POLLIN };
         bool stop;
+        int n;
 
         atomic_read_relaxed(&port->stop, &stop);
         if (stop) {
             break;
         }
-        if (poll(&pfd, 1, READER_POLL_MS) > 0) {
+        /* Waiting in poll() must not hold up RCU in the other threads. */
+        ovsrcu_quiesce_start();
+        n = poll(&pfd, 1, READER_POLL_MS);
+        ovsrcu_quiesce_end();
+        if (n > 0) {
             /* A bounded batch, so that a flood cannot delay stopping. */
             for (int i = 0; i < 256 && reader_one(port, buf); i++) {
                 continue;

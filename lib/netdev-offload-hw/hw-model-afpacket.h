@@ -32,8 +32,10 @@
  * The kernel may hand over frames whose checksum it left for offload
  * (CHECKSUM_PARTIAL): the reader completes it.  VLAN tags the kernel keeps
  * out of band are put back in the frame.  Segmentation offload (GSO/GRO
- * super-frames) is not undone: such frames are dropped and counted; turn
- * TSO/GSO/GRO off on the peer.
+ * super-frames, which a real wire never carries) is not undone: such frames
+ * are dropped and counted.  Keep the peer from making them: "ip link set
+ * DEV gso_max_segs 1" on the devices the peer's TCP sends through (its
+ * tunnel device), or ethtool -K DEV tso off gso off.
  *
  * Needs CAP_NET_RAW. */
 

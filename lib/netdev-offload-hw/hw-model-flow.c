@@ -54,7 +54,22 @@ VLOG_DEFINE_THIS_MODULE(hw_model_flow);
  * (criteria) over the fields of the device's match parameter.  Specs are
  * applied to it one after the other exactly as mlx5_ib does, so a later spec
  * overwrites what an earlier one set, and a packet matches when every byte
- * of its own view of those fields, ANDed with the mask, equals the value. */
+ * of its own view of those fields, ANDed with the mask, equals the value.
+ *
+ * The parser fills the packet's view.  Model assumptions (hw-apis.md 1.4
+ * and 7), where the public sources say nothing:
+ *
+ *   - VXLAN is any UDP packet to one of the device's VXLAN ports (4789 and
+ *     what hw_model_steering_add_vxlan_port() adds), whatever its flags;
+ *     GRE is IP protocol 47 with a version 0 header.  The inner headers are
+ *     parsed from the GRE protocol: 0x6558 an Ethernet frame, 0x0800 and
+ *     0x86dd an IP packet.  Fragments are not parsed into.
+ *   - A field of a header the packet lacks reads as 0, but a rule that
+ *     masks a field of the inner Ethernet header, the VNI, the GRE fields,
+ *     any inner field, or an MPLS entry needs the packet to have that
+ *     header: an INNER spec never matches a packet that is not tunnelled,
+ *     an inner Ethernet match never matches an L3 tunnel.  The GRE key of
+ *     a packet without the K bit reads as 0 (verbs cannot match K). */
 
 /* ---------------------------------------------------------------------- */
 /* The match parameter.                                                   */

@@ -1028,7 +1028,7 @@ parse_push_header(const struct ovs_action_push_tnl *data, bool l3,
     if (data->tnl_type != OVS_VPORT_TYPE_VXLAN
         && data->tnl_type != OVS_VPORT_TYPE_GRE
         && data->tnl_type != OVS_VPORT_TYPE_IP6GRE) {
-        return PUSH_REFUSE(reason, "tnl_push of a %s tunnel not supported",
+        return PUSH_REFUSE(reason, "tnl_push of tunnel type %s not supported",
                            tnl_type_name(data->tnl_type));
     }
     if (data->header_len > HW_REFORMAT_MAX_DATA
@@ -1256,6 +1256,13 @@ push_walk(const struct nlattr *actions, size_t actions_len,
     return ENOENT;
 }
 
+struct eth_addr
+hw_push_marker(uint32_t id)
+{
+    return (struct eth_addr) { .ea = { 0x0e, 0x48, id >> 24, id >> 16,
+                                       id >> 8, id } };
+}
+
 int
 hw_translate_push(const struct hw_rule *ingress,
                   const struct nlattr *actions, size_t actions_len,
@@ -1290,22 +1297,16 @@ hw_translate_push(const struct hw_rule *ingress,
         return error;
     }
 
+    /* The egress rule matches the marker and replaces it with the
+     * header (see hw-translate.h). */
     egress = &push->egress;
-    egress->outer = *sent;
-    if (push->l3) {
-        /* The L2_TO_L3 encap removes the Ethernet header; the software puts
-         * a placeholder one with the right ethertype in front of the L3
-         * packet (see netdev-offload-hw.c), which matches nothing else. */
-        if (!inner_type) {
-            return PUSH_REFUSE(reason, "tnl_push of a non-IP L3 packet not "
-                               "supported");
-        }
-        memset(&egress->outer.eth, 0, sizeof egress->outer.eth);
-        memset(&egress->outer.eth_mask, 0, sizeof egress->outer.eth_mask);
-        egress->outer.present &= ~HW_HDR_ETH;
-    }
+    egress->outer.present = HW_HDR_ETH;
+    egress->outer.eth.dst = hw_push_marker(0);
+    egress->outer.eth_mask.dst = eth_addr_exact;
+    egress->outer.eth.type = htons(HW_PUSH_MARKER_TYPE);
+    egress->outer.eth_mask.type = OVS_BE16_MAX;
     egress->egress = true;
-    egress->reformat = push->l3 ? HW_REFORMAT_L3_ENCAP : HW_REFORMAT_L2_ENCAP;
+    egress->reformat = HW_REFORMAT_L3_ENCAP;
     memcpy(egress->reformat_data, push->header, push->header_len);
     egress->reformat_len = push->header_len;
     egress->count = true;

@@ -82,12 +82,30 @@ void hw_translate_tunnel_restore(const struct match *,
 /* Tunnel push.
  *
  * A flow whose actions push a tunnel header ("tnl_push(...)") and send the
- * result to a port can leave the push to the NIC: an egress rule on that
- * port matches the packet as the flow sends it and applies an encap
- * reformat whose data is the header OVS would have pushed; the software
- * then skips the push for the flow's packets (vswitchd-patches/0004). */
+ * result to a hw port can leave the push to the NIC.  Instead of the header
+ * the software puts a 14-byte marker Ethernet header in front of the
+ * packet (vswitchd-patches/0004 and the plugin's push hook): destination
+ * hw_push_marker(id), source zero, ethertype HW_PUSH_MARKER_TYPE.  An
+ * egress rule on the port matches exactly that marker and applies an
+ * L2_TO_L3_TUNNEL reformat whose data is the header OVS would have pushed:
+ * the NIC removes the marker, which is the packet's L2 header as far as it
+ * is concerned, and puts the tunnel header in its place, leaving behind it
+ * the frame (or, after a pop_eth, the L3 packet) the flow sends, which is
+ * what the software push would have sent.
+ *
+ * A rule that matched the packets themselves could not tell them from the
+ * other packets the port sends, the encapsulated ones included (a megaflow
+ * typically matches little more than "ip"); nothing else carries the
+ * marker. */
+#define HW_PUSH_MARKER_TYPE 0x88b5  /* IEEE 802 Local Experimental 1. */
+
+/* The marker destination address of egress rule 'id': locally
+ * administered, unicast. */
+struct eth_addr hw_push_marker(uint32_t id);
+
 struct hw_push {
-    struct hw_rule egress;      /* Egress rule: match + encap reformat. */
+    struct hw_rule egress;      /* Egress rule: the marker of id 0 (the
+                                 * caller sets the id) and the encap. */
     odp_port_t out_port;        /* The port the flow outputs to after the
                                  * push, where the egress rule goes. */
 
@@ -99,19 +117,18 @@ struct hw_push {
     uint8_t header[HW_REFORMAT_MAX_DATA];
 
     bool l3;                    /* A pop_eth comes before the push: the
-                                 * encap is L2_TO_L3_TUNNEL. */
+                                 * packet is an L3 one. */
     struct hw_headers encap;    /* The outer headers the encap adds, under
-                                 * exact masks, to check that an egress
-                                 * rule cannot match an encapsulated
-                                 * packet. */
+                                 * exact masks. */
 };
 
 /* Looks for a tunnel push in 'actions' of a flow whose ingress rule
  * hw_translate_flow() made as 'ingress'.  Returns 0 and fills 'push' if the
  * NIC can do the push: exactly one tnl_push of a VXLAN or GRE header
  * (IPv4 or IPv6 outer, no UDP checksum, no GRE checksum or sequence number),
- * no action before it that changes the packet (a pop_eth right before it
- * makes an L3 encap), and exactly one output after it, to 'push->out_port'.
+ * no action before it that changes the packet (but a pop_eth right before
+ * it, for GRE carrying L3), and exactly one output after it, to
+ * 'push->out_port'.
  * Returns ENOENT if the actions push no tunnel header, or EOPNOTSUPP with a
  * reason in 'reason'. */
 int hw_translate_push(const struct hw_rule *ingress,

@@ -22,6 +22,7 @@
 
 #include "coverage.h"
 #include "dp-packet.h"
+#include "hw-hbl.h"
 #include "hw-toeplitz.h"
 #include "netdev-provider.h"
 #include "openvswitch/dynamic-string.h"
@@ -1119,6 +1120,14 @@ netdev_hw_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
         }
     }
 
+    /* Packets whose tunnel push an hbl send queue's encap does go on that
+     * queue (hw-hbl.h). */
+    uint64_t hbl_sent = 0, hbl_bytes = 0;
+    if (OVS_UNLIKELY(hw_hbl_tx_active())) {
+        n_dropped += hw_hbl_tx_divert(dev->ctx, dev->max_frame_len, batch,
+                                      &hbl_sent, &hbl_bytes);
+    }
+
     n_packets = dp_packet_batch_size(batch);
     if (n_packets) {
         size_t dev_dropped;
@@ -1148,8 +1157,8 @@ netdev_hw_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
         n_packets -= dev_dropped;
     }
 
-    atomic_add_relaxed(&dev->tx_packets, n_packets, &orig);
-    atomic_add_relaxed(&dev->tx_bytes, n_bytes, &orig);
+    atomic_add_relaxed(&dev->tx_packets, n_packets + hbl_sent, &orig);
+    atomic_add_relaxed(&dev->tx_bytes, n_bytes + hbl_bytes, &orig);
     if (n_dropped) {
         atomic_add_relaxed(&dev->tx_dropped, n_dropped, &orig);
         COVERAGE_ADD(netdev_hw_tx_drop, n_dropped);

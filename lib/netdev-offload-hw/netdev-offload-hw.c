@@ -87,6 +87,7 @@
 #include "hw-encode.h"
 #include "hw-flow.h"
 #include "hw-fwdump.h"
+#include "hw-hbl.h"
 #include "hw-model.h"
 #include "hw-privileges.h"
 #include "hw-rule.h"
@@ -330,12 +331,13 @@ struct hw_mark_rec {
     struct hw_tunnel_restore restore;
 
     /* The tunnel push an egress rule does instead of the software, if
-     * 'egress', for packets of in_port 'in_port' and exactly this push. */
+     * 'egress', for packets of in_port 'in_port' and exactly this push:
+     * the hook puts 'marker' in front of them. */
     struct hw_egress *egress;
+    struct eth_header marker;
     odp_port_t in_port;
     odp_port_t tnl_port;
     odp_port_t push_out_port;
-    bool push_l3;
     uint32_t header_len;
     uint8_t header[HW_REFORMAT_MAX_DATA];
 };
@@ -442,37 +444,36 @@ hw_mark_unpublish(struct hw_mark_rec *rec, struct hw_mark_rec *old)
 /* Egress rules.
  *
  * A flow that pushes a tunnel header and sends the packet to a hw port has
- * its push done by an egress rule on that port: it matches the packet as
- * the flow sends it (the flow's own match, for the actions may change
- * nothing before the push) and encapsulates with the header the software
- * would have pushed.  The push hook (vswitchd-patches/0004) leaves the
- * header out of the flow's packets: those with its mark, its in_port, no
- * recirculation and exactly its tnl_push.
+ * its push done by an egress rule on that port (see hw-translate.h): the
+ * push hook (vswitchd-patches/0004) puts the rule's marker Ethernet header
+ * in front of the flow's packets instead of the tunnel header, and the rule,
+ * which matches only that marker, replaces it with the tunnel header.  The
+ * hook does so for packets with the flow's mark, its in_port, no
+ * recirculation and exactly its tnl_push, so that the actions that follow
+ * are the flow's: one output to that port.
  *
- * An egress rule sees every packet sent on the port, not only that flow's:
- * verbs cannot tie it to the packets whose push was skipped.  So:
- *   - two egress rules of different encaps on one port must not overlap,
- *     or a packet could get either header (refused);
- *   - an egress rule must not match an encapsulated packet of any egress
- *     rule of the port, its own included: packets of the flow that missed
- *     the hardware (no mark) get their header in software and must not get
- *     a second one (refused);
- *   - a packet of another flow that the port sends unencapsulated but that
- *     matches an egress rule would be encapsulated too.  The plugin cannot
- *     see flows of other ports' providers, nor packets OVS sends itself, so
- *     it cannot rule this out; the rule matches everything the megaflow
- *     matches (addresses, ports) except the in_port, which narrows it to
- *     the overlay's traffic, which on an underlay port normally only
- *     appears encapsulated.  This is the price of egress encap with
- *     verbs.
- * Flows whose egress rules are identical share one ('n_users'). */
+ * Why a marker: an egress rule sees every packet the port sends, and verbs
+ * cannot tie it to the packets whose push was skipped.  A rule matching the
+ * flow's own headers would also encapsulate the packets of other flows the
+ * port sends unencapsulated, the underlay's own traffic, and the packets
+ * whose header the software pushed (those that arrived before the flow's
+ * rule, or through another PMD thread): a megaflow typically matches little
+ * more than "ip".  Nothing but the hook's packets carries a marker, each
+ * rule has its own, and a packet that would leave with a marker (the rule
+ * gone with a reconfiguration, say) is garbage to every receiver rather
+ * than a frame delivered unencapsulated.  All flows that push the same
+ * header on one port share its rule ('n_users'). */
 struct hw_egress {
     struct hmap_node node;          /* In 'hw_egresses', by port name. */
     char *port_name;                /* The hw port it is on. */
+    uint32_t id;                    /* Its marker: hw_push_marker(id). */
     struct hw_rule rule;            /* Match and encap. */
-    struct hw_headers encap;        /* The outer headers the encap adds. */
 
     struct hw_flow flow;            /* Device objects, if 'installed'. */
+    OVSRCU_TYPE(struct hw_hbl_txq *) hbl;   /* Instead of 'flow' on an hbl
+                                             * device: the send queue whose
+                                             * encap does the push
+                                             * (hw-hbl.h). */
     struct netdev_hw_device dev;    /* Their device, if 'installed'. */
     char *devname;
     bool installed;
@@ -488,6 +489,7 @@ struct hw_egress {
 static struct ovs_mutex hw_egress_mutex = OVS_MUTEX_INITIALIZER;
 static struct hmap hw_egresses OVS_GUARDED_BY(hw_egress_mutex)
     = HMAP_INITIALIZER(&hw_egresses);
+static uint32_t hw_egress_next_id OVS_GUARDED_BY(hw_egress_mutex) = 1;
 static uint64_t hw_egress_graces_requested OVS_GUARDED_BY(hw_egress_mutex);
 static uint64_t hw_egress_graces_done OVS_GUARDED_BY(hw_egress_mutex);
 
@@ -516,7 +518,15 @@ hw_egress_uninstall(struct hw_egress *egress)
 {
     atomic_store_relaxed(&egress->active, false);
     if (egress->installed) {
-        hw_flow_uninstall(&egress->dev, &egress->flow);
+        struct hw_hbl_txq *txq = ovsrcu_get_protected(struct hw_hbl_txq *,
+                                                      &egress->hbl);
+
+        if (txq) {
+            ovsrcu_set(&egress->hbl, NULL);
+            hw_hbl_txq_destroy(txq);
+        } else {
+            hw_flow_uninstall(&egress->dev, &egress->flow);
+        }
         egress->installed = false;
     }
 }
@@ -526,12 +536,27 @@ hw_egress_install(struct hw_egress *egress, struct netdev *netdev,
                   const struct netdev_hw_device *dev, struct ds *reason)
     OVS_REQUIRES(hw_egress_mutex)
 {
-    struct ibv_qp *qp = netdev_hw_rss_qp(netdev,
-                                         hw_rule_rss_type(&egress->rule));
     int error;
 
-    /* The QP of an egress rule only names the device (hw-apis.md 1.5). */
-    error = hw_flow_install(dev, qp, &egress->rule, &egress->flow, reason);
+    if (hw_hbl_device_encaps(dev)) {
+        /* hbl encapsulates per send QP: no rule, a send queue whose encap
+         * adds the header (hw-hbl.h). */
+        struct hw_hbl_txq *txq;
+
+        error = hw_hbl_txq_create(dev, egress->rule.reformat_data,
+                                  egress->rule.reformat_len, &txq, reason);
+        if (!error) {
+            ovsrcu_set(&egress->hbl, txq);
+        }
+    } else {
+        struct ibv_qp *qp = netdev_hw_rss_qp(netdev,
+                                             hw_rule_rss_type(&egress->rule));
+
+        /* The QP of an egress rule only names the device (hw-apis.md
+         * 1.5). */
+        error = hw_flow_install(dev, qp, &egress->rule, &egress->flow,
+                                reason);
+    }
     if (!error) {
         free(egress->devname);
         egress->devname = xstrdup(dev->devname);
@@ -615,42 +640,39 @@ hw_egress_acquire(const struct netdev *in_netdev, const struct hw_push *push,
     hash = hash_string(name, 0);
     ovs_mutex_lock(&hw_egress_mutex);
     hw_egress_drain();
-    if (hw_headers_overlap(&push->egress.outer, &push->encap)) {
-        ds_put_format(reason, "egress match on %s would also match the "
-                      "encapsulated packets", name);
-        goto refuse;
-    }
     HMAP_FOR_EACH_WITH_HASH (egress, node, hash, &hw_egresses) {
-        if (strcmp(egress->port_name, name) || egress->dead) {
-            continue;
-        }
-        if (!memcmp(&egress->rule, &push->egress, sizeof egress->rule)) {
+        if (!strcmp(egress->port_name, name) && !egress->dead
+            && hw_egress_same_encap(egress, &push->egress)) {
+            /* One in use, or unused but not destroyed yet. */
             found = egress;
-            continue;
-        }
-        if (!hw_egress_same_encap(egress, &push->egress)
-            && hw_rule_overlaps(&egress->rule, &push->egress)) {
-            ds_put_format(reason, "egress match overlaps the egress rule of "
-                          "another tunnel on %s", name);
-            goto refuse;
-        }
-        if (hw_headers_overlap(&egress->rule.outer, &push->encap)
-            || hw_headers_overlap(&push->egress.outer, &egress->encap)) {
-            ds_put_format(reason, "egress match on %s would match the "
-                          "encapsulated packets of another egress rule",
-                          name);
-            goto refuse;
+            break;
         }
     }
 
     if (!found) {
+        struct hw_rule rule = push->egress;
+
+        rule.outer.eth.dst = hw_push_marker(hw_egress_next_id);
+        /* Markers make egress rules disjoint; check it anyway, as two
+         * overlapping rules of different encaps would give a packet
+         * either. */
+        HMAP_FOR_EACH_WITH_HASH (egress, node, hash, &hw_egresses) {
+            if (!strcmp(egress->port_name, name) && !egress->dead
+                && hw_rule_overlaps(&egress->rule, &rule)) {
+                ds_put_format(reason, "egress rule overlaps another on %s",
+                              name);
+                goto refuse;
+            }
+        }
+
         found = xzalloc(sizeof *found);
         found->port_name = xstrdup(name);
-        found->rule = push->egress;
-        found->encap = push->encap;
+        found->id = hw_egress_next_id++;
+        found->rule = rule;
         atomic_init(&found->active, false);
         if (hw_egress_install(found, q, &dev, reason)) {
             free(found->port_name);
+            free(found->devname);
             free(found);
             goto refuse;
         }
@@ -1542,10 +1564,12 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
         }
         if (egress) {
             rec->egress = egress;
+            rec->marker.eth_dst = hw_push_marker(egress->id);
+            rec->marker.eth_src = eth_addr_zero;
+            rec->marker.eth_type = htons(HW_PUSH_MARKER_TYPE);
             rec->in_port = match->flow.in_port.odp_port;
             rec->tnl_port = push.tnl_port;
             rec->push_out_port = push.push_out_port;
-            rec->push_l3 = push.l3;
             rec->header_len = push.header_len;
             memcpy(rec->header, push.header, push.header_len);
         }
@@ -2222,17 +2246,19 @@ netdev_offload_hw_miss_packet_recover(struct netdev *netdev,
 }
 
 /* The tunnel push hook (vswitchd-patches/0004), called for each packet with
- * a flow mark that is about to get a tunnel header in software: returns
- * true if an egress rule will add exactly this header, which the flow of the
- * mark owns and which is installed.  The in_port and recirc_id tests make
- * sure the packet is still running the actions of the flow that tagged it
- * (a recirculated packet keeps its mark). */
+ * a flow mark that is about to get a tunnel header in software: if an
+ * installed egress rule will add exactly this header for the flow of the
+ * mark, puts the rule's marker in front of the packet (an Ethernet frame,
+ * or an L3 packet after a pop_eth) and returns true.  The in_port and
+ * recirc_id tests make sure the packet is still running the actions of the
+ * flow that tagged it (a recirculated packet keeps its mark). */
 static bool
 hw_offload_push_header_offloaded(const struct netdev *tnl_netdev OVS_UNUSED,
                                  struct dp_packet *packet, uint32_t mark,
                                  const struct ovs_action_push_tnl *data)
 {
     const struct hw_mark_rec *rec = hw_mark_find(mark);
+    struct hw_hbl_txq *txq;
     bool active;
 
     if (!rec || !rec->egress
@@ -2248,22 +2274,18 @@ hw_offload_push_header_offloaded(const struct netdev *tnl_netdev OVS_UNUSED,
     if (!active) {
         return false;
     }
-
-    if (rec->push_l3) {
-        /* L2_TO_L3_TUNNEL replaces an Ethernet header: give the L3 packet
-         * a placeholder one, with its ethertype so that the egress rule's
-         * IP spec matches it. */
-        struct eth_header *eth;
-
-        if (dp_packet_is_eth(packet)) {
-            return false;
-        }
-        eth = dp_packet_push_zeros(packet, ETH_HEADER_LEN);
-        eth->eth_type = htons(pt_ns_type(packet->packet_type));
-        packet->packet_type = htonl(PT_ETH);
-        dp_packet_reset_offsets(packet);
-        packet->l3_ofs = ETH_HEADER_LEN;
+    txq = ovsrcu_get(struct hw_hbl_txq *, &rec->egress->hbl);
+    if (txq) {
+        /* hbl: the send queue's encap adds what follows the outer IPv4
+         * header. */
+        return hw_hbl_push_prepare(txq, packet, data->header,
+                                   data->header_len);
     }
+
+    memcpy(dp_packet_push_uninit(packet, sizeof rec->marker), &rec->marker,
+           sizeof rec->marker);
+    packet->packet_type = htonl(PT_ETH);
+    dp_packet_reset_offsets(packet);
     return true;
 }
 

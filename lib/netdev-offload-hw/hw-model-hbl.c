@@ -679,17 +679,25 @@ hbl_unixctl(struct unixctl_conn *conn, int argc, const char *argv[],
             if (!encap) {
                 continue;
             }
+            /* As the device reads them. */
+            ovs_be32 src = (dev->host_order
+                            ? htonl(encap->ipv4_addr)
+                            : (OVS_FORCE ovs_be32) encap->ipv4_addr);
+            ovs_be16 port = (dev->host_order
+                             ? htons(encap->udp_dst_port)
+                             : (OVS_FORCE ovs_be16) encap->udp_dst_port);
+
             ds_put_format(&s, "  encap %u: %s", id,
                           hbl_encap_type_name(encap->type));
             if (encap->type == HBLDV_ENCAP_TYPE_ENC_OVER_UDP) {
-                ds_put_format(&s, " udp_dst_port %#06"PRIx16,
-                              encap->udp_dst_port);
+                ds_put_format(&s, " udp_dst_port %"PRIu16, ntohs(port));
             } else if (encap->type == HBLDV_ENCAP_TYPE_ENC_OVER_IPV4) {
                 ds_put_format(&s, " ip_proto %"PRIu8, encap->ip_proto);
             }
-            ds_put_format(&s, " ipv4_addr %#010"PRIx32" tnl_hdr ",
-                          encap->ipv4_addr);
-            ds_put_hex(&s, encap->tnl_hdr, encap->tnl_hdr_len);
+            ds_put_format(&s, " ipv4_addr "IP_FMT" tnl_hdr ", IP_ARGS(src));
+            for (size_t i = 0; i < encap->tnl_hdr_len; i++) {
+                ds_put_format(&s, "%02"PRIx8, encap->tnl_hdr[i]);
+            }
             ds_put_format(&s, " qps %u\n", encap->users);
         }
     }

@@ -7,7 +7,10 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-unit.at \
 	netdev-offload-hw/tests/hw-offload.at \
 	netdev-offload-hw/tests/hw-fwdump.at \
-	netdev-offload-hw/tests/hw-hbl.at
+	netdev-offload-hw/tests/hw-hbl.at \
+	netdev-offload-hw/tests/hw-tunnel.at \
+	netdev-offload-hw/tests/hw-differential.at \
+	netdev-offload-hw/tests/hw-system.at
 
 tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-backend.c \

@@ -47,11 +47,11 @@
 static int
 put_addr(const char *s, uint8_t input[36], size_t *len)
 {
-    if (inet_pton(AF_INET, s, &input[*len]) == 1) {
+    if (inet_pton(AF_INET, s, input + *len) == 1) {
         *len += 4;
         return AF_INET;
     }
-    if (inet_pton(AF_INET6, s, &input[*len]) == 1) {
+    if (inet_pton(AF_INET6, s, input + *len) == 1) {
         *len += 16;
         return AF_INET6;
     }

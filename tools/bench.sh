@@ -326,7 +326,7 @@ if have 2 || have 3; then
     for n in $S2_NS; do
         reps=$1; [ $# -gt 1 ] && shift
         for r in $(seq "$reps"); do
-            for mode in hw dummy off; do
+            for mode in ${S2_MODES:-hw dummy off}; do
                 case $mode in
                     hw) start_ovs "$RUNS/s2-$mode" hw true ;;
                     dummy) start_ovs "$RUNS/s2-$mode" dummy-pmd true ;;

@@ -117,8 +117,20 @@ hw_flow_destroy__(const struct netdev_hw_device *dev, struct hw_flow *flow)
     flow->flow = NULL;
     flow->counters = NULL;
     flow->reformat = NULL;
-    ofpbuf_uninit(&flow->attr);
-    ofpbuf_init(&flow->attr, 0);
+}
+
+/* Encodes 'rule' with the handles of 'flow' into 'attr', a buffer of the
+ * caller's (a stub: no allocation for a usual rule). */
+static void
+hw_flow_encode(const struct hw_flow *flow, const struct hw_rule *rule,
+               struct ofpbuf *attr)
+{
+    struct hw_encode_handles handles = {
+        .counters = flow->counters,
+        .reformat = flow->reformat,
+    };
+
+    hw_encode_flow(rule, &handles, flow->port_num, attr);
 }
 
 int
@@ -126,13 +138,13 @@ hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
                 const struct hw_rule *rule, struct hw_flow *flow,
                 struct ds *reason)
 {
-    struct hw_encode_handles handles = { .counters = NULL,
-                                         .reformat = NULL };
+    uint64_t attr_stub[1024 / 8];
+    struct ofpbuf attr;
     const char *step;
     int error;
 
     memset(flow, 0, sizeof *flow);
-    ofpbuf_init(&flow->attr, 0);
+    flow->port_num = dev->port_num;
 
     if (!dest) {
         ds_put_cstr(reason, "no destination QP: port not configured");
@@ -160,7 +172,6 @@ hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
                 goto error;
             }
         }
-        handles.counters = flow->counters;
         flow->counted = true;
     }
 
@@ -180,13 +191,13 @@ hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
             flow->reformat = NULL;
             goto error;
         }
-        handles.reformat = flow->reformat;
     }
 
-    hw_encode_flow(rule, &handles, dev->port_num, &flow->attr);
-
+    ofpbuf_use_stub(&attr, attr_stub, sizeof attr_stub);
+    hw_flow_encode(flow, rule, &attr);
     step = "create_flow";
-    error = dev->ops->create_flow(dest, flow->attr.data, &flow->flow);
+    error = dev->ops->create_flow(dest, attr.data, &flow->flow);
+    ofpbuf_uninit(&attr);
     if (error) {
         flow->flow = NULL;
         goto error;
@@ -236,8 +247,18 @@ hw_flow_read(const struct netdev_hw_device *dev, const struct hw_flow *flow,
     return error;
 }
 
-const struct ibv_flow_attr *
-hw_flow_attr(const struct hw_flow *flow)
+void
+hw_flow_format(const struct hw_flow *flow, const struct hw_rule *rule,
+               struct ds *s)
 {
-    return flow->attr.size ? flow->attr.data : NULL;
+    uint64_t attr_stub[1024 / 8];
+    struct ofpbuf attr;
+
+    if (!flow->flow) {
+        return;
+    }
+    ofpbuf_use_stub(&attr, attr_stub, sizeof attr_stub);
+    hw_flow_encode(flow, rule, &attr);
+    hw_encode_format(attr.data, s);
+    ofpbuf_uninit(&attr);
 }

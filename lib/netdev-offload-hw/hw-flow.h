@@ -45,9 +45,10 @@ struct hw_flow {
     struct ibv_flow_action *reformat;   /* Tunnel reformat, NULL if none. */
     struct ibv_flow *flow;              /* The steering rule. */
 
-    /* The ibv_flow_attr buffer handed to create_flow(), kept so that the
-     * rule can be shown as the device received it (hw_encode_format()). */
-    struct ofpbuf attr;
+    /* The ibv_flow_attr buffer handed to create_flow() is not kept (it
+     * would be most of the plugin's memory per flow): hw_flow_format()
+     * encodes it again from the rule, with the same handles and port. */
+    uint8_t port_num;
 
     /* Counter values read by hw_flow_uninstall() after the steering rule
      * was destroyed and before its counters were, so that no packet counted
@@ -85,7 +86,11 @@ int hw_flow_read(const struct netdev_hw_device *dev,
                  const struct hw_flow *flow,
                  uint64_t *packets, uint64_t *bytes);
 
-/* Returns the encoded ibv_flow_attr of 'flow', or NULL if none was kept. */
-const struct ibv_flow_attr *hw_flow_attr(const struct hw_flow *flow);
+/* Appends to 's' the ibv_flow_attr that 'flow', installed from 'rule',
+ * handed to create_flow(), as hw_encode_format() shows it.  Encoding is
+ * pure, so these are the bytes the device received.  Appends nothing if
+ * 'flow' holds no rule. */
+void hw_flow_format(const struct hw_flow *flow, const struct hw_rule *rule,
+                    struct ds *s);
 
 #endif /* hw-flow.h */

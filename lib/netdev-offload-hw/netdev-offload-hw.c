@@ -133,7 +133,13 @@ struct hw_offload_entry {
     uint32_t mark;                  /* Flow mark from dpif-netdev. */
     unsigned int creation_tid;      /* Offload thread that created it. */
 
-    struct hw_rule rule;            /* What was translated. */
+    /* The rule itself is not kept (a struct hw_rule is most of a flow's
+     * memory): translate is pure, so hw_offload_entry_rule() makes it
+     * again from 'match', 'actions' and 'params' when it is needed, to
+     * reinstall it or to show it. */
+    struct hw_translate_params params;
+    bool full;                      /* The rule is full (offloaded:yes). */
+    enum hw_tunnel_type tunnel;     /* The rule's tunnel, if any. */
     struct hw_flow flow;            /* What is installed on the device. */
     bool installed;                 /* False while the port's device is
                                      * being reconfigured. */
@@ -285,6 +291,20 @@ hw_offload_entry_find(const struct hw_offload_port *port,
         }
     }
     return NULL;
+}
+
+/* Translates the flow of 'entry' again into 'rule', as flow_put() did.
+ * Returns 0, or the error of hw_translate_flow() with a reason in 'reason'
+ * (translate is pure, so an entry that was installed translates again). */
+static int
+hw_offload_entry_rule(const struct hw_offload_entry *entry,
+                      struct hw_rule *rule, struct ds *reason)
+{
+    struct match match;
+
+    minimatch_expand(&entry->match, &match);
+    return hw_translate_flow(&match, entry->actions, entry->actions_len,
+                             &entry->params, rule, reason);
 }
 
 /* The device of the port's installed rules, or NULL. */
@@ -774,7 +794,6 @@ hw_egress_format(const char *name, struct ds *s)
     ovs_mutex_lock(&hw_egress_mutex);
     HMAP_FOR_EACH_WITH_HASH (egress, node, hash_string(name, 0),
                              &hw_egresses) {
-        const struct ibv_flow_attr *attr;
         uint64_t packets, bytes;
 
         if (strcmp(egress->port_name, name) || !egress->installed) {
@@ -788,10 +807,7 @@ hw_egress_format(const char *name, struct ds *s)
             ds_put_cstr(s, "packets:?, bytes:?, ");
         }
         ds_put_cstr(s, "rule: ");
-        attr = hw_flow_attr(&egress->flow);
-        if (attr) {
-            hw_encode_format(attr, s);
-        }
+        hw_flow_format(&egress->flow, &egress->rule, s);
         ds_put_char(s, '\n');
     }
     ovs_mutex_unlock(&hw_egress_mutex);
@@ -891,10 +907,10 @@ hw_offload_entry_installed(struct hw_offload_port *port,
     if (entry->creation_tid < port->n_threads) {
         port->n_flows[entry->creation_tid]++;
     }
-    if (entry->rule.tunnel != HW_TUNNEL_NONE) {
+    if (entry->tunnel != HW_TUNNEL_NONE) {
         port->n_tunnel_rules++;
     }
-    if (entry->rule.full) {
+    if (entry->full) {
         port->n_full++;
     } else {
         port->n_partial++;
@@ -926,7 +942,7 @@ hw_offload_entry_poll(const struct hw_offload_port *port,
     const struct netdev_hw_device *dev = hw_offload_port_dev(port);
     uint64_t packets, bytes;
 
-    if (entry->rule.full && dev
+    if (entry->full && dev
         && !hw_flow_read(dev, &entry->flow, &packets, &bytes)) {
         if (packets > entry->last_packets) {
             entry->used = time_msec();
@@ -947,7 +963,7 @@ hw_offload_entry_stats(const struct hw_offload_port *port,
     OVS_REQUIRES(port->mutex)
 {
     *stats = entry->base;
-    if (entry->installed && entry->rule.full) {
+    if (entry->installed && entry->full) {
         hw_offload_entry_poll(port, entry);
         stats->n_packets += entry->last_packets;
         stats->n_bytes += entry->last_bytes;
@@ -970,7 +986,7 @@ hw_offload_entry_uninstall(struct hw_offload_port *port,
     if (entry->creation_tid < port->n_threads) {
         port->n_flows[entry->creation_tid]--;
     }
-    if (entry->rule.full) {
+    if (entry->full) {
         port->n_full--;
     } else {
         port->n_partial--;
@@ -979,11 +995,11 @@ hw_offload_entry_uninstall(struct hw_offload_port *port,
     /* hw_flow_uninstall() reads the counters once the rule is gone, so the
      * final read below misses no packet. */
     hw_flow_uninstall(hw_offload_port_dev(port), &entry->flow);
-    if (entry->rule.tunnel != HW_TUNNEL_NONE && !--port->n_tunnel_rules) {
+    if (entry->tunnel != HW_TUNNEL_NONE && !--port->n_tunnel_rules) {
         /* The last tunnel rule is gone: its guards can go too. */
         hw_tnl_guards_uninstall(port);
     }
-    if (entry->rule.full) {
+    if (entry->full) {
         hw_offload_entry_poll(port, entry);
         entry->base.n_packets += entry->last_packets;
         entry->base.n_bytes += entry->last_bytes;
@@ -1164,21 +1180,23 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
         n_failed += hw_egress_port_up(netdev, &dev);
         HMAP_FOR_EACH_SAFE (entry, node, &port->entries) {
             struct ds reason = DS_EMPTY_INITIALIZER;
-            enum hw_rss_type type = hw_rule_rss_type(&entry->rule);
-            int error = 0;
+            struct hw_rule rule;
+            int error;
 
             if (entry->installed) {
                 continue;
             }
-            if (entry->rule.tunnel != HW_TUNNEL_NONE) {
+            error = hw_offload_entry_rule(entry, &rule, &reason);
+            if (!error && entry->tunnel != HW_TUNNEL_NONE) {
                 error = hw_tnl_guards_install(port, netdev, &port->dev,
                                               &reason);
             }
             if (!error) {
+                enum hw_rss_type type = hw_rule_rss_type(&rule);
+
                 error = hw_flow_install(&port->dev,
                                         netdev_hw_rss_qp(netdev, type),
-                                        &entry->rule, &entry->flow,
-                                        &reason);
+                                        &rule, &entry->flow, &reason);
             }
             if (!error) {
                 hw_offload_entry_installed(port, entry);
@@ -1358,11 +1376,12 @@ netdev_offload_hw_uninit_flow_api(struct netdev *netdev)
  * errno value with a reason in 'reason'. */
 static int
 hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
-                   struct hw_offload_entry *entry, bool modify,
+                   struct hw_offload_entry *entry,
+                   const struct hw_rule *rule, bool modify,
                    struct ds *reason, struct ds *log)
     OVS_REQUIRES(port->dev_mutex)
 {
-    enum hw_rss_type type = hw_rule_rss_type(&entry->rule);
+    enum hw_rss_type type = hw_rule_rss_type(rule);
     struct hw_offload_entry *old;
     struct netdev_hw_device dev;
     bool closing;
@@ -1381,7 +1400,7 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
     }
 
     /* A tunnel rule needs the port's inner VLAN guards in front of it. */
-    if (entry->rule.tunnel != HW_TUNNEL_NONE) {
+    if (entry->tunnel != HW_TUNNEL_NONE) {
         ovs_mutex_lock(&port->mutex);
         error = hw_tnl_guards_install(port, netdev, &dev, reason);
         ovs_mutex_unlock(&port->mutex);
@@ -1393,7 +1412,7 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
     /* The new rule goes in before the old one goes, so that a modify the
      * device refuses leaves the old rule working. */
     error = hw_flow_install(&dev, netdev_hw_rss_qp(netdev, type),
-                            &entry->rule, &entry->flow, reason);
+                            rule, &entry->flow, reason);
     if (error == EEXIST && modify) {
         /* Same ufid means same match, and the device refuses two rules of
          * one match and priority whose actions conflict (a partial rule
@@ -1406,7 +1425,7 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
         }
         ds_clear(reason);
         error = 0;
-        if (entry->rule.tunnel != HW_TUNNEL_NONE) {
+        if (entry->tunnel != HW_TUNNEL_NONE) {
             /* The old rule may have been the last to need them. */
             error = hw_tnl_guards_install(port, netdev, &dev, reason);
         }
@@ -1414,7 +1433,7 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
 
         if (!error) {
             error = hw_flow_install(&dev, netdev_hw_rss_qp(netdev, type),
-                                    &entry->rule, &entry->flow, reason);
+                                    rule, &entry->flow, reason);
         }
     }
     if (error) {
@@ -1454,15 +1473,11 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
     if (log) {
         /* Formatted under the mutex: once it is released, uninit or a
          * reconfiguration may change 'entry'. */
-        const struct ibv_flow_attr *attr = hw_flow_attr(&entry->flow);
-
         hw_offload_put_log_prefix(log, netdev, modify, &entry->ufid,
                                   entry->mark);
         ds_put_format(log, " mode %s: ",
-                      entry->rule.full ? "full" : "partial");
-        if (attr) {
-            hw_encode_format(attr, log);
-        }
+                      entry->full ? "full" : "partial");
+        hw_flow_format(&entry->flow, rule, log);
     }
     ovs_mutex_unlock(&port->mutex);
 
@@ -1579,7 +1594,9 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     entry->ufid = *ufid;
     entry->mark = info->flow_mark;
     entry->creation_tid = hw_offload_tid();
-    entry->rule = rule;
+    entry->params = *params;
+    entry->full = rule.full;
+    entry->tunnel = rule.tunnel;
     entry->vport = vport;
     entry->egress = egress;
     minimatch_init(&entry->match, match);
@@ -1594,7 +1611,7 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     }
 
     ovs_mutex_lock(&port->dev_mutex);
-    error = hw_offload_install(netdev, port, entry, modify, &reason,
+    error = hw_offload_install(netdev, port, entry, &rule, modify, &reason,
                                VLOG_IS_DBG_ENABLED() ? &log : NULL);
     ovs_mutex_unlock(&port->dev_mutex);
 
@@ -1976,7 +1993,7 @@ hw_offload_entry_report(const struct hw_offload_port *port,
          * "offloaded:yes" for any other.  A rule waiting for its device to
          * be reconfigured is not offloaded at the moment. */
         attrs->offloaded = entry->installed;
-        attrs->dp_layer = entry->installed && entry->rule.full ? "hw" : "ovs";
+        attrs->dp_layer = entry->installed && entry->full ? "hw" : "ovs";
         attrs->dp_extra_info = NULL;
     }
 }
@@ -2442,13 +2459,13 @@ hw_offload_unixctl_dump_rules(struct unixctl_conn *conn,
     qsort(entries, n, sizeof *entries, hw_offload_entry_compare);
 
     for (size_t i = 0; i < n; i++) {
-        const struct ibv_flow_attr *attr;
         uint64_t packets, bytes;
+        struct hw_rule rule;
 
         entry = entries[i];
         ds_put_format(&s, "ufid:"UUID_FMT", mode:%s, mark:%"PRIu32", ",
                       UUID_ARGS((const struct uuid *) &entry->ufid),
-                      entry->rule.full ? "full" : "partial", entry->mark);
+                      entry->full ? "full" : "partial", entry->mark);
         if (dev && !hw_flow_read(dev, &entry->flow, &packets, &bytes)) {
             ds_put_format(&s, "packets:%"PRIu64", bytes:%"PRIu64", ",
                           packets, bytes);
@@ -2456,9 +2473,8 @@ hw_offload_unixctl_dump_rules(struct unixctl_conn *conn,
             ds_put_cstr(&s, "packets:?, bytes:?, ");
         }
         ds_put_cstr(&s, "rule: ");
-        attr = hw_flow_attr(&entry->flow);
-        if (attr) {
-            hw_encode_format(attr, &s);
+        if (!hw_offload_entry_rule(entry, &rule, NULL)) {
+            hw_flow_format(&entry->flow, &rule, &s);
         }
         ds_put_char(&s, '\n');
     }

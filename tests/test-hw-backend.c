@@ -103,6 +103,32 @@
 
 /* Backend selection and a device that does not exist. */
 
+static void
+test_select(void)
+{
+    /* The model's names are the model's, whatever else is built. */
+    CHECK(hw_dev_ops_find("model0") == &hw_model_ops);
+    CHECK(hw_dev_ops_find("model7") == &hw_model_ops);
+    CHECK(!hw_dev_ops_find(""));
+    CHECK(!hw_dev_ops_find(NULL));
+    /* The loopback interface never has an RDMA device. */
+    CHECK(!hw_dev_ops_find("lo"));
+    CHECK(!hw_dev_ops_find("model01"));
+
+#ifdef HAVE_HW_RDMA
+    /* mlx5_ib's device names are rdma-core's, present or not, so that
+     * open() can say what is wrong. */
+    CHECK(hw_dev_ops_find("mlx5_0") == &hw_rdma_ops);
+    CHECK(hw_dev_ops_find("mlx5_nonexistent") == &hw_rdma_ops);
+    CHECK_STR(hw_rdma_ops.name, "rdma");
+#else
+    /* Without rdma-core no backend drives them. */
+    CHECK(!hw_dev_ops_find("mlx5_0"));
+    CHECK(!hw_dev_ops_find("mlx5_nonexistent"));
+#endif
+}
+
+#ifdef HAVE_HW_RDMA
 #define FD_DIR "/proc/self/fd"
 
 /* Returns the number of open file descriptors, or 0 if unknown. */
@@ -150,32 +176,6 @@ heap_in_use(void)
 #endif
 }
 
-static void
-test_select(void)
-{
-    /* The model's names are the model's, whatever else is built. */
-    CHECK(hw_dev_ops_find("model0") == &hw_model_ops);
-    CHECK(hw_dev_ops_find("model7") == &hw_model_ops);
-    CHECK(!hw_dev_ops_find(""));
-    CHECK(!hw_dev_ops_find(NULL));
-    /* The loopback interface never has an RDMA device. */
-    CHECK(!hw_dev_ops_find("lo"));
-    CHECK(!hw_dev_ops_find("model01"));
-
-#ifdef HAVE_HW_RDMA
-    /* mlx5_ib's device names are rdma-core's, present or not, so that
-     * open() can say what is wrong. */
-    CHECK(hw_dev_ops_find("mlx5_0") == &hw_rdma_ops);
-    CHECK(hw_dev_ops_find("mlx5_nonexistent") == &hw_rdma_ops);
-    CHECK_STR(hw_rdma_ops.name, "rdma");
-#else
-    /* Without rdma-core no backend drives them. */
-    CHECK(!hw_dev_ops_find("mlx5_0"));
-    CHECK(!hw_dev_ops_find("mlx5_nonexistent"));
-#endif
-}
-
-#ifdef HAVE_HW_RDMA
 static void
 test_open_nonexistent(void)
 {
@@ -333,14 +333,15 @@ test_discovery(void)
  *
  * The device's answers are not logged: they are not what the plugin hands
  * over, and only the model gives real ones.  The model's recorder forwards
- * every call, so the model also checks that every rule is one the hardware
- * accepts (an install that fails stops the test).  The rdma-core recorder cannot
- * forward (there is no NIC here, and hw_rdma_ops.create_flow() passes the
- * buffer unchanged to ibv_create_flow()); it answers with objects of its
- * own.  It is built from the real hw_rdma_ops table, so code that looked
- * at the table (its name, its functions) would see the rdma backend.
- * Without rdma-core the second table is a copy of the model's under
- * another name that does not forward. */
+ * every call, so the model also checks that every rule is one the
+ * hardware accepts (an install that fails stops the test).  The rdma-core
+ * recorder cannot forward (there is no NIC here, and
+ * hw_rdma_ops.create_flow() passes the buffer unchanged to
+ * ibv_create_flow()); it answers with objects of its own.  It is built from
+ * the real hw_rdma_ops table, so code that looked at the table (its name,
+ * its functions) would see the rdma backend.  Without rdma-core the second
+ * table is a copy of the model's under another name that does not
+ * forward. */
 
 enum handle_kind { H_COUNTERS, H_FLOW, H_ACTION };
 

@@ -985,7 +985,11 @@ struct model_flow {
     uint32_t flags;
     struct model_counters *counters; /* Bound by ACTION_COUNT, or NULL. */
     bool counts;                    /* Whether hits add to 'counters'. */
-    char *text;                     /* Specs and actions, readable. */
+    uint8_t *specs;                 /* A copy of the rule's specs, to show
+                                     * it (formatted only when shown: a
+                                     * device may hold 65536 rules per
+                                     * table, and most are never shown). */
+    size_t n_specs;
     size_t n_members;
     struct fte_member members[2];
 };
@@ -2341,35 +2345,12 @@ flow_create__(struct hw_model_steering *st, struct ibv_qp *qp,
         counters_bind(counters);
     }
 
-    {
-        struct ds s = DS_EMPTY_INITIALIZER;
-        bool any_match = false, any_action = false;
-
-        for (size_t i = 0; i < n_specs; i++) {
-            if (!kspec_is_action(&ks[i])) {
-                ds_put_char(&s, ' ');
-                format_kspec(&ks[i], &s);
-                any_match = true;
-            }
-        }
-        if (!any_match) {
-            ds_put_cstr(&s, " any");
-        }
-        ds_put_cstr(&s, " actions=");
-        for (size_t i = 0; i < n_specs; i++) {
-            if (kspec_is_action(&ks[i])) {
-                if (any_action) {
-                    ds_put_char(&s, ',');
-                }
-                format_kspec(&ks[i], &s);
-                any_action = true;
-            }
-        }
-        if (!any_action) {
-            ds_put_cstr(&s, "fwd");
-        }
-        flow->text = ds_steal_cstr(&s);
+    spec = bytes + ATTR_LEN;
+    for (size_t i = 0; i < n_specs; i++) {
+        spec += spec_size(spec);
     }
+    flow->specs = xmemdup(bytes + ATTR_LEN, spec - (bytes + ATTR_LEN));
+    flow->n_specs = n_specs;
 
     commit_plans(st, plans, n_plans, flow);
     hmap_insert(&st->flows, &flow->node, hash_pointer(&flow->ibv, 0));
@@ -2442,7 +2423,7 @@ flow_free(struct hw_model_steering *st, struct model_flow *flow)
         counters_unbind(flow->counters);
     }
     hmap_remove(&st->flows, &flow->node);
-    free(flow->text);
+    free(flow->specs);
     free(flow);
 }
 
@@ -2642,6 +2623,47 @@ hw_model_steering_lookup(struct hw_model_steering *st,
 /* Formatting.                                                            */
 /* ---------------------------------------------------------------------- */
 
+/* Appends the specs and actions of 'flow', e.g. " eth(type=0x0800)
+ * actions=tag(5)".  The specs were valid when the rule was created, so
+ * they parse again. */
+static void
+format_flow_specs(const struct model_flow *flow, struct ds *s)
+{
+    const uint8_t *spec = flow->specs;
+    bool any_match = false, any_action = false;
+    struct kspec *ks;
+
+    ks = xmalloc(MAX(flow->n_specs, 1) * sizeof *ks);
+    for (size_t i = 0; i < flow->n_specs; i++) {
+        ovs_assert(!spec_to_kspec(spec, &ks[i]));
+        spec += spec_size(spec);
+    }
+    for (size_t i = 0; i < flow->n_specs; i++) {
+        if (!kspec_is_action(&ks[i])) {
+            ds_put_char(s, ' ');
+            format_kspec(&ks[i], s);
+            any_match = true;
+        }
+    }
+    if (!any_match) {
+        ds_put_cstr(s, " any");
+    }
+    ds_put_cstr(s, " actions=");
+    for (size_t i = 0; i < flow->n_specs; i++) {
+        if (kspec_is_action(&ks[i])) {
+            if (any_action) {
+                ds_put_char(s, ',');
+            }
+            format_kspec(&ks[i], s);
+            any_action = true;
+        }
+    }
+    if (!any_action) {
+        ds_put_cstr(s, "fwd");
+    }
+    free(ks);
+}
+
 static void
 format_table(const struct model_table *t, size_t n_prios, struct ds *s)
 {
@@ -2667,8 +2689,10 @@ format_table(const struct model_table *t, size_t n_prios, struct ds *s)
             if (flow->flags & IBV_FLOW_ATTR_FLAGS_DONT_TRAP) {
                 ds_put_cstr(s, " dont_trap");
             }
-            ds_put_format(s, ":%s qp=%"PRIu32" entry=%u hits=%"PRIu64
-                          " bytes=%"PRIu64"\n", flow->text, flow->qp->qp_num,
+            ds_put_char(s, ':');
+            format_flow_specs(flow, s);
+            ds_put_format(s, " qp=%"PRIu32" entry=%u hits=%"PRIu64
+                          " bytes=%"PRIu64"\n", flow->qp->qp_num,
                           fte->id, fte->packets, fte->bytes);
         }
     }

@@ -1010,10 +1010,11 @@ count_pushes(const struct nlattr *actions, size_t actions_len)
  * NIC copies the header verbatim and fills in only the outer IPv4 total
  * length and checksum, IPv6 payload length and UDP length (hw-apis.md
  * 3.1), so whatever the software push computes per packet beyond those
- * (UDP or GRE checksum, GRE sequence number) rules the push out.  The UDP
- * source port is the exception: OVS derives it per packet from the packet's
- * hash for ECMP entropy, the NIC sends the header's (OVS leaves 0 there);
- * receivers do not look at it. */
+ * (UDP or GRE checksum, GRE sequence number) rules the push out; OVS
+ * always wants the UDP checksum of VXLAN over IPv6, so that push stays in
+ * software.  The UDP source port is the exception: OVS derives it per
+ * packet from the packet's hash for ECMP entropy, the NIC sends the
+ * header's (OVS leaves 0 there); receivers do not look at it. */
 static int
 parse_push_header(const struct ovs_action_push_tnl *data, bool l3,
                   ovs_be16 inner_type, struct hw_push *push,

@@ -1447,7 +1447,9 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
 
     ovs_mutex_lock(&port->mutex);
     hw_offload_port_set_dev(port, &dev);
-    old = hw_offload_entry_find(port, &entry->ufid);
+    /* Only this thread adds this ufid, so a create finds no old entry:
+     * looking it up would cost a cache miss per flow in a large map. */
+    old = modify ? hw_offload_entry_find(port, &entry->ufid) : NULL;
     /* The new entry counts before the old one stops counting, so that the
      * inner VLAN guards stay while either is a tunnel rule. */
     hw_offload_entry_installed(port, entry);

@@ -57,7 +57,10 @@ WINDOW=64           # unixctl requests in flight
 BURST=128           # packets per hw-model/receive call
 NCPU=$(nproc)
 PMD_MASK=0x2        # the PMD on the second CPU, the rest on the first
-[ "$NCPU" -lt 2 ] && PMD_MASK=0x1
+PIN="taskset -c 0"
+if [ "$NCPU" -lt 2 ] || ! command -v taskset >/dev/null 2>&1; then
+    PMD_MASK=0x1 PIN=""
+fi
 
 have() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
 median() { sort -g | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
@@ -204,6 +207,7 @@ EOF
 
 RUNS=$OUT/runs
 D=
+EXTRA_OC=""
 mkdir -p "$RUNS"
 appctl() { ovs-appctl --timeout=120 "$@"; }
 
@@ -215,15 +219,25 @@ start_ovs() {   # $1 run dir, $2 port type (hw|dummy-pmd), $3 hw-offload
     ovsdb-server --detach --no-chdir --pidfile --log-file -vconsole:off \
         --remote=punix:"$D/db.sock" "$D/conf.db"
     ovs-vsctl --no-wait init
+    # shellcheck disable=SC2086
     ovs-vsctl --no-wait set Open_vSwitch . other_config:hw-offload=$3 \
-        other_config:max-idle=3600000 other_config:pmd-cpu-mask=$PMD_MASK
-    ovs-vswitchd --enable-dummy --disable-system --disable-system-route \
+        other_config:max-idle=3600000 other_config:pmd-cpu-mask=$PMD_MASK \
+        $EXTRA_OC
+    # Everything but the PMD thread (which pins itself to its core) on the
+    # first CPU, so that nothing of ours preempts the PMD in the middle of
+    # a batch: its cycles would count.
+    $PIN ovs-vswitchd --enable-dummy --disable-system --disable-system-route \
         --detach --no-chdir --pidfile --log-file -vconsole:off 2>/dev/null
-    local ports="" i
+    # p1 and p2 receive, p3 is where the flows send: a dummy port for hw
+    # runs, whose send costs little, so that the PMD's cycles are the
+    # datapath's (the NIC model's own send path is a software NIC's).
+    local ports="" i type
     for i in 1 2 3; do
-        ports="$ports -- add-port br0 p$i -- set Interface p$i type=$2"
+        type=$2
+        [ "$2" = hw ] && [ $i = 3 ] && type=dummy
+        ports="$ports -- add-port br0 p$i -- set Interface p$i type=$type"
         ports="$ports ofport_request=$i"
-        [ "$2" = hw ] && ports="$ports options:device=model$((i - 1)) options:n_rxq=1"
+        [ "$type" = hw ] && ports="$ports options:device=model$((i - 1)) options:n_rxq=1"
     done
     # shellcheck disable=SC2086
     ovs-vsctl add-br br0 -- set bridge br0 datapath_type=dummy \
@@ -265,21 +279,20 @@ trap 'exit 130' INT TERM
 # Sends traffic into p1 and prints "cycles/pkt rx_packets phwol% emc%
 # megaflow% upcalls".
 measure_traffic() {   # $1 N flows, $2 passes
-    python3 "$PY" traffic "$CTL" model0 "$1" 1 "$BURST" >/dev/null   # warm-up
+    $PIN python3 "$PY" traffic "$CTL" model0 "$1" 1 "$BURST" >/dev/null   # warm-up
     appctl dpif-netdev/pmd-stats-clear >/dev/null
-    python3 "$PY" traffic "$CTL" model0 "$1" "$2" "$BURST" >/dev/null
+    $PIN python3 "$PY" traffic "$CTL" model0 "$1" "$2" "$BURST" >/dev/null
     sleep 0.2
     appctl dpif-netdev/pmd-perf-show > "$D/pmd-perf.txt"
     awk '
+        function pct(line) {sub(/.*\( */, "", line); sub(/ *%.*/, "", line); return line}
         /pmd thread/ {pmd = 1}
-        pmd && /Rx packets:/ {rx = $3; gsub(/[(,]/, "", $6); cpp = $6}
-        pmd && /PHWOL hits:/ {phwol = $5}
-        pmd && /EMC hits:/ {emc = $5}
-        pmd && /Megaflow hits:/ {mf = $5}
+        pmd && /Rx packets:/ {rx = $3; c = $0; sub(/ cycles\/pkt.*/, "", c); sub(/.*, /, "", c); cpp = c}
+        pmd && /PHWOL hits:/ {phwol = pct($0)}
+        pmd && /EMC hits:/ {emc = pct($0)}
+        pmd && /Megaflow hits:/ {mf = pct($0)}
         pmd && /- Upcalls:/ {up = $3}
-        END {gsub(/[(%,]/, "", phwol); gsub(/[(%,]/, "", emc);
-             gsub(/[(%,]/, "", mf);
-             print cpp, rx, phwol, emc, mf, up}' "$D/pmd-perf.txt"
+        END {print cpp, rx, phwol, emc, mf, up}' "$D/pmd-perf.txt"
 }
 
 echo "# netdev-offload-hw benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -316,10 +329,11 @@ if have 2 || have 3; then
     echo "# alternating p1/p2 (a model device holds 65536 rules per priority,"
     echo "# like mlx5), sent with $WINDOW dpctl/add-flow requests in flight"
     echo "# over one unixctl connection.  Done when dpctl/show has N flows and"
-    echo "#   hw:    offload-stats-show 'Inserted offloads' = N (p1-p3 type hw, NIC model)"
+    echo "#   hw:    offload-stats-show 'Inserted offloads' = N (p1, p2 type hw on the NIC"
+    echo "#          model, p3 type dummy)"
     echo "#   dummy: 'Enqueued offloads' = 0 (p1-p3 type dummy-pmd, OVS's dummy provider,"
     echo "#          which cannot report inserted flows)"
-    echo "#   off:   hw-offload=false (p1-p3 type hw)"
+    echo "#   off:   hw-offload=false (the ports of hw)"
     echo "\$ python3 $PY add CTL N $WINDOW MODE 0   # per run, see tools/bench.sh"
     : > "$OUT/s2.dat"; : > "$OUT/s3.dat"
     set -- $S2_REPS
@@ -332,7 +346,7 @@ if have 2 || have 3; then
                     dummy) start_ovs "$RUNS/s2-$mode" dummy-pmd true ;;
                     off) start_ovs "$RUNS/s2-$mode" hw false ;;
                 esac
-                read -r t0 t1 t2 errs first < <(python3 "$PY" add "$CTL" "$n" "$WINDOW" "$mode" 0)
+                read -r t0 t1 t2 errs first < <($PIN python3 "$PY" add "$CTL" "$n" "$WINDOW" "$mode" 0)
                 secs=$(awk -v a="$t0" -v b="$t2" 'BEGIN {printf "%.3f", b - a}')
                 inj=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}')
                 rate=$(awk -v n="$n" -v s="$secs" 'BEGIN {printf "%.0f", n / s}')
@@ -390,9 +404,14 @@ if have 4; then
     echo "# $S4_N flows as in section 2 but matching ttl=64, which the hardware"
     echo "# cannot match (every flow is refused and stays in software); the same"
     echo "# traffic ($S4_PASSES passes over p1's $((S4_N / 2)) flows, EMC hits) with"
-    echo "# hw-offload=true and =false, alternating, $S4_REPS runs each."
+    echo "# hw-offload=true and =false, alternating, $S4_REPS runs each;"
+    echo "# other_config:emc-insert-inv-prob=1 so that the passes hit the EMC."
     echo "\$ python3 $PY add CTL $S4_N $WINDOW MODE 1; python3 $PY traffic CTL model0 $S4_N $S4_PASSES $BURST"
     : > "$OUT/s4.dat"
+    # Every packet of a flow inserts it into the EMC (the default inserts
+    # 1 in 100), so that the measured passes run on EMC hits, the cheapest
+    # software path, where a fixed per-packet overhead shows the most.
+    EXTRA_OC="other_config:emc-insert-inv-prob=1"
     for r in $(seq "$S4_REPS"); do
         for mode in on off; do
             if [ $mode = on ]; then
@@ -402,7 +421,7 @@ if have 4; then
                 start_ovs "$RUNS/s4-$mode" hw false
                 wmode=off
             fi
-            python3 "$PY" add "$CTL" "$S4_N" "$WINDOW" "$wmode" 1 >/dev/null
+            $PIN python3 "$PY" add "$CTL" "$S4_N" "$WINDOW" "$wmode" 1 >/dev/null
             read -r cpp rx phwol emc mf up < <(measure_traffic "$S4_N" "$S4_PASSES")
             extra=""
             if [ $mode = on ]; then

@@ -1945,7 +1945,13 @@ model_rx_burst(struct ibv_wq *ibv_wq, struct ibv_cq_ex *cq,
     struct model_wq *wq;
     int n = 0;
 
-    ovs_mutex_lock(&dev->mutex);
+    if (ovs_mutex_trylock(&dev->mutex)) {
+        /* The device is busy, e.g. queueing a burst from the wire.  A real
+         * NIC never makes the host wait on its ring: it looks empty for
+         * now and the PMD polls again, instead of sleeping on the mutex
+         * (which would count as its busy cycles). */
+        return EAGAIN;
+    }
     wq = MODEL_FIND(dev, ibv_wq, MODEL_WQ, struct model_wq);
     if (!wq || (cq && &wq->cq->cq != cq)) {
         ovs_mutex_unlock(&dev->mutex);
@@ -2347,15 +2353,42 @@ error:
     return NULL;
 }
 
+/* Delivers the 'n' frames of 'packets', which arrive back to back on the
+ * wire of 'dev', under one hold of the device mutex: they land on the
+ * receive queues together, as a burst does, and a host polling the queues
+ * sees none or all of them.  Takes ownership of the packets. */
+static void
+model_receive_burst(struct model_dev *dev, struct dp_packet **packets,
+                    size_t n)
+{
+    bool delivered = false;
+
+    ovs_mutex_lock(&dev->mutex);
+    for (size_t i = 0; i < n; i++) {
+        struct hw_model_parsed parsed;
+
+        dp_packet_reset_offload(packets[i]);
+        hw_model_steering_parse(dev->steering, packets[i], &parsed);
+        delivered |= !model_receive(dev, packets[i], &parsed);
+    }
+    ovs_mutex_unlock(&dev->mutex);
+
+    if (delivered) {
+        seq_change(model_rx_seq);
+    }
+}
+
 static void
 model_unixctl_receive(struct unixctl_conn *conn, int argc, const char *argv[],
                       void *aux OVS_UNUSED)
 {
     struct dp_packet **packets;
+    struct model_dev *dev;
     size_t n_packets = 0;
     char *error = NULL;
 
-    if (!model_unixctl_dev(conn, argv[1])) {
+    dev = model_unixctl_dev(conn, argv[1]);
+    if (!dev) {
         return;
     }
 
@@ -2387,9 +2420,7 @@ model_unixctl_receive(struct unixctl_conn *conn, int argc, const char *argv[],
         unixctl_command_reply_error(conn, error);
         free(error);
     } else {
-        for (size_t i = 0; i < n_packets; i++) {
-            hw_model_receive(argv[1], packets[i]);
-        }
+        model_receive_burst(dev, packets, n_packets);
         unixctl_command_reply(conn, NULL);
     }
     free(packets);

@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "dp-packet.h"
 #include "flow.h"
 #include "hw-rule.h"
 #include "netlink.h"
@@ -1314,4 +1315,63 @@ hw_translate_push(const struct hw_rule *ingress,
     egress->fate = HW_FATE_RSS;
     egress->full = false;
     return 0;
+}
+
+/* Reads the big-endian 16 bits at 'p', which may be unaligned. */
+static ovs_be16
+read_be16(const uint8_t *p)
+{
+    ovs_be16 value;
+
+    memcpy(&value, p, sizeof value);
+    return value;
+}
+
+bool
+hw_translate_mark_is_exact(const struct dp_packet *packet)
+{
+    const uint8_t *data = dp_packet_data(packet);
+    size_t size = dp_packet_size(packet);
+    size_t ofs = 2 * ETH_ADDR_LEN;
+    ovs_be16 type;
+
+    if (size < ETH_HEADER_LEN) {
+        return false;
+    }
+    type = read_be16(data + ofs);
+    if (type == htons(ETH_TYPE_VLAN_8021AD)) {
+        return false;
+    }
+    if (type == htons(ETH_TYPE_VLAN_8021Q)) {
+        ofs += VLAN_HEADER_LEN;
+        if (size < ofs + 2) {
+            return false;
+        }
+        type = read_be16(data + ofs);
+        if (eth_type_vlan(type)) {
+            return false;
+        }
+    }
+    ofs += 2;
+
+    if (type == htons(ETH_TYPE_IP)) {
+        /* Flags and fragment offset are at byte 6 of the IPv4 header. */
+        if (size < ofs + IP_HEADER_LEN) {
+            return false;
+        }
+        return !(read_be16(data + ofs + 6)
+                 & htons(IP_MORE_FRAGMENTS | IP_FRAG_OFF_MASK));
+    } else if (type == htons(ETH_TYPE_IPV6)) {
+        uint8_t nxt;
+
+        /* Next header is at byte 6 of the IPv6 header. */
+        if (size < ofs + IPV6_HEADER_LEN) {
+            return false;
+        }
+        nxt = data[ofs + 6];
+        /* A fragment header may follow any extension header. */
+        return nxt != IPPROTO_FRAGMENT && nxt != IPPROTO_HOPOPTS
+               && nxt != IPPROTO_ROUTING && nxt != IPPROTO_DSTOPTS;
+    }
+    return true;
 }

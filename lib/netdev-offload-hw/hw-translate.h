@@ -135,4 +135,14 @@ int hw_translate_push(const struct hw_rule *ingress,
                       const struct nlattr *actions, size_t actions_len,
                       struct hw_push *push, struct ds *reason);
 
+/* Returns false if the tag (flow mark) the NIC gave 'packet' may name a
+ * flow that does not match it, because the packet differs from the flow in
+ * something verbs specs cannot express: an IP fragment (flows match
+ * "not a fragment", verbs cannot), an 802.1ad S-tag that the VLAN guard
+ * cannot catch, or a second VLAN tag (the NIC matches the ethertype after
+ * the last tag, OVS the one after the first).  The caller then clears the
+ * mark so that the classifier decides.  Reads only the packet's headers. */
+struct dp_packet;
+bool hw_translate_mark_is_exact(const struct dp_packet *);
+
 #endif /* hw-translate.h */

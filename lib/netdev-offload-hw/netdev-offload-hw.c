@@ -122,6 +122,7 @@ COVERAGE_DEFINE(hw_offload_device_error);
 COVERAGE_DEFINE(hw_offload_del);
 COVERAGE_DEFINE(hw_offload_push_refused);
 COVERAGE_DEFINE(hw_offload_recover);
+COVERAGE_DEFINE(hw_offload_mark_cleared);
 
 struct hw_mark_rec;
 struct hw_egress;
@@ -2212,6 +2213,18 @@ netdev_offload_hw_flow_dump_next(struct netdev_flow_dump *dump_,
     return false;
 }
 
+/* Clears the flow mark of a packet that the NIC may have tagged with the
+ * mark of a flow that does not match it (see hw_translate_mark_is_exact()),
+ * so that the classifier, not the mark, picks its flow. */
+static void
+hw_offload_check_mark(struct dp_packet *packet)
+{
+    if (!hw_translate_mark_is_exact(packet)) {
+        *dp_packet_ol_flags_ptr(packet) &= ~DP_PACKET_OL_FLOW_MARK;
+        COVERAGE_INC(hw_offload_mark_cleared);
+    }
+}
+
 /* Gives a packet that a vport rule decapsulated what the software pop
  * would have left it: the tunnel metadata, in_port the vport (orig_in_port
  * stays the physical port), recirc_id 0 and the rest of the metadata
@@ -2236,10 +2249,12 @@ netdev_offload_hw_miss_packet_recover(struct netdev *netdev,
         return 0;
     }
     if (!atomic_count_get(&hw_n_decap_marks)) {
+        hw_offload_check_mark(packet);
         return 0;
     }
     rec = hw_mark_find(mark);
     if (!rec || !rec->decap || rec->phys != netdev) {
+        hw_offload_check_mark(packet);
         return 0;
     }
 
@@ -2261,6 +2276,7 @@ netdev_offload_hw_miss_packet_recover(struct netdev *netdev,
         *dp_packet_ol_flags_ptr(packet) &= ~DP_PACKET_OL_FLOW_MARK;
     }
     COVERAGE_INC(hw_offload_recover);
+    hw_offload_check_mark(packet);
     return 0;
 }
 

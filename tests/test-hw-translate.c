@@ -1642,7 +1642,17 @@ test_tnl_push_vxlan(void)
      * replaces it with exactly the header OVS would push. */
     check_egress_rule(&push.egress);
     CHECK_INT(push.egress.reformat_len, 50);
-    CHECK(!memcmp(push.egress.reformat_data, h, 50));
+    /* All of the header but the UDP source port, which OVS leaves 0 for
+     * the software to fill per packet: the encap gets one in OVS's range. */
+    CHECK_INT(push.udp_ofs, 34);
+    CHECK(!memcmp(push.egress.reformat_data, h, 34));
+    CHECK(!memcmp(push.egress.reformat_data + 36, h + 36, 50 - 36));
+    {
+        uint16_t sport = (push.egress.reformat_data[34] << 8)
+                         | push.egress.reformat_data[35];
+
+        CHECK(sport >= 32768 && sport < 61000);
+    }
     CHECK_INT(push.header_len, 50);
     CHECK(!memcmp(push.header, h, 50));
     /* The outer headers the encap adds, for the overlap checks. */
@@ -1668,7 +1678,9 @@ test_tnl_push_vxlan(void)
     put_output(&actions, 2);
     CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
     CHECK_INT(push.egress.reformat_len, 70);
-    CHECK(!memcmp(push.egress.reformat_data, h, 70));
+    CHECK_INT(push.udp_ofs, 54);
+    CHECK(!memcmp(push.egress.reformat_data, h, 54));
+    CHECK(!memcmp(push.egress.reformat_data + 56, h + 56, 70 - 56));
     CHECK_INT(push.encap.present, HW_HDR_ETH | HW_HDR_IPV6 | HW_HDR_UDP);
     CHECK(in6_equal(&push.encap.ipv6.dst, "2001:db8::92"));
 
@@ -1685,7 +1697,8 @@ test_tnl_push_vxlan(void)
         CHECK_INT(hw_translate_push(&rule, actions.data, actions.size,
                                     &push, NULL), 0);
         check_egress_rule(&push.egress);
-        CHECK(!memcmp(push.egress.reformat_data, h, 70));
+        CHECK(!memcmp(push.egress.reformat_data, h, 54));
+        CHECK(!memcmp(push.egress.reformat_data + 56, h + 56, 70 - 56));
     }
 
     /* No push at all. */

@@ -245,7 +245,7 @@ start_ovs() {   # $1 run dir, $2 port type (hw|dummy-pmd), $3 hw-offload
     export OVS_RUNDIR=$D OVS_LOGDIR=$D OVS_DBDIR=$D OVS_SYSCONFDIR=$D
     ovsdb-tool create "$D/conf.db" "$B/vswitchd/vswitch.ovsschema"
     ovsdb-server --detach --no-chdir --pidfile --log-file -vconsole:off \
-        --remote=punix:"$D/db.sock" "$D/conf.db"
+        --remote=punix:"$D/db.sock" "$D/conf.db" 2>/dev/null
     ovs-vsctl --no-wait init
     # shellcheck disable=SC2086
     ovs-vsctl --no-wait set Open_vSwitch . other_config:hw-offload=$3 \
@@ -332,13 +332,14 @@ if have 1; then
     CMD="ovstest test-hw-bench flows $S1_SIZES $S1_REPS"
     echo "\$ $CMD"
     $B/tests/ovstest test-hw-bench flows $S1_SIZES $S1_REPS | tee "$OUT/s1.txt"
-    plugin1=$(awk '$1 == "SUMMARY" && NR > 0 {print $5; exit}' "$OUT/s1.txt")
-    pluginL=$(awk '$1 == "SUMMARY" {v = $5} END {print v}' "$OUT/s1.txt")
-    bytesL=$(awk '$1 == "SUMMARY" {v = $7} END {print v}' "$OUT/s1.txt")
-    bytesmax=$(awk '$1 == "SUMMARY" {if ($7 > m) m = $7} END {print m}' "$OUT/s1.txt")
-    nL=$(awk '$1 == "SUMMARY" {v = $2} END {print v}' "$OUT/s1.txt")
-    n0=$(awk '$1 == "SUMMARY" {print $2; exit}' "$OUT/s1.txt")
-    target "1 plugin ns per flow_put at N=$nL" "$pluginL" le 1000
+    sum() { awk '$1 == "SUMMARY" && $2 ~ /^[0-9]+$/' "$OUT/s1.txt"; }
+    plugin1=$(sum | awk 'NR == 1 {print $5}')
+    pluginL=$(sum | awk '{v = $5} END {print v}')
+    pluginmax=$(sum | awk '$5 > m {m = $5} END {print m}')
+    bytesmax=$(sum | awk '$7 > m {m = $7} END {print m}')
+    nL=$(sum | awk '{v = $2} END {print v}')
+    n0=$(sum | awk 'NR == 1 {print $2}')
+    target "1 plugin ns per flow_put (worst N)" "$pluginmax" le 1000
     target "1 plugin ns per flow_put, $nL/$n0" "$(ratio "$pluginL" "$plugin1")" le 1.5
     target "1 plugin bytes per offloaded flow (max)" "$bytesmax" le 512
 fi
@@ -498,7 +499,7 @@ if ! command -v gnuplot >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
     apt-get install -y -q gnuplot-nox >/dev/null 2>&1
 fi
 if command -v gnuplot >/dev/null 2>&1; then
-    awk '$1 == "SUMMARY" {print $2, $5, $4, $6, $3}' \
+    awk '$1 == "SUMMARY" && $2 ~ /^[0-9]+$/ {print $2, $5, $4, $6, $3}' \
         "$OUT/s1.txt" > "$OUT/s1.dat" 2>/dev/null
     awk '$1 == "MED" {split($2, q, "="); split($4, m, "="); print q[2], m[2]}' \
         "$OUT/s5.txt" > "$OUT/s5.dat" 2>/dev/null

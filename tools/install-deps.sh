@@ -5,7 +5,8 @@ set -e
 
 PKGS="openvswitch-source autoconf automake libtool pkg-config make gcc \
 libssl-dev libcap-ng-dev libibverbs-dev ibverbs-providers python3 \
-python3-sortedcontainers openssl procps iproute2 bzip2 bc patch"
+python3-sortedcontainers openssl procps iproute2 iputils-ping bzip2 bc \
+patch"
 
 missing=
 for p in $PKGS; do

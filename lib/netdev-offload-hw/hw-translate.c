@@ -23,6 +23,7 @@
 
 #include "dp-packet.h"
 #include "flow.h"
+#include "hash.h"
 #include "hw-rule.h"
 #include "netlink.h"
 #include "odp-netlink.h"
@@ -1110,6 +1111,7 @@ parse_push_header(const struct ovs_action_push_tnl *data, bool l3,
             return PUSH_REFUSE(reason, "tnl_push with outer UDP checksum not "
                                "supported: the NIC does not compute it");
         }
+        push->udp_ofs = ofs;
         encap->present |= HW_HDR_UDP;
         encap->l4.src = udp.udp_src;
         encap->l4.dst = udp.udp_dst;
@@ -1311,6 +1313,20 @@ hw_translate_push(const struct hw_rule *ingress,
     egress->reformat = HW_REFORMAT_L3_ENCAP;
     memcpy(egress->reformat_data, push->header, push->header_len);
     egress->reformat_len = push->header_len;
+    if (push->udp_ofs) {
+        /* OVS leaves the UDP source port 0 in the header and fills it per
+         * packet from the packet's hash; the NIC copies the header as is.
+         * Give every tunnel header its own port in the range OVS uses, so
+         * the underlay still spreads different tunnels over its paths. */
+        struct udp_header *udp = ALIGNED_CAST(
+            struct udp_header *, egress->reformat_data + push->udp_ofs);
+
+        if (!udp->udp_src) {
+            uint32_t hash = hash_bytes(push->header, push->header_len, 0);
+
+            udp->udp_src = htons(32768 + hash % (61000 - 32768));
+        }
+    }
     egress->count = true;
     egress->fate = HW_FATE_RSS;
     egress->full = false;

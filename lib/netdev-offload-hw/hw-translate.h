@@ -118,6 +118,8 @@ struct hw_push {
 
     bool l3;                    /* A pop_eth comes before the push: the
                                  * packet is an L3 one. */
+    size_t udp_ofs;             /* Offset of the outer UDP header in
+                                 * 'header', 0 if none. */
     struct hw_headers encap;    /* The outer headers the encap adds, under
                                  * exact masks. */
 };

@@ -88,6 +88,20 @@ static void
 hw_flow_destroy__(const struct netdev_hw_device *dev, struct hw_flow *flow)
 {
     if (dev) {
+        if (flow->flow && flow->counters) {
+            uint64_t values[ARRAY_SIZE(hw_flow_counter_points)];
+
+            /* Read while the rule still holds the counters: the device
+             * refuses to read counters that no rule uses (EINVAL).  What
+             * arrives between this read and the destroy is not counted. */
+            memset(values, 0, sizeof values);
+            if (!dev->ops->read_counters(flow->counters, values,
+                                         ARRAY_SIZE(values))) {
+                flow->final_packets = values[0];
+                flow->final_bytes = values[1];
+                flow->final_valid = true;
+            }
+        }
         if (flow->flow) {
             hw_flow_destroy_warn(dev, "destroy_flow",
                                  dev->ops->destroy_flow(flow->flow));
@@ -99,17 +113,6 @@ hw_flow_destroy__(const struct netdev_hw_device *dev, struct hw_flow *flow)
                                  dev->ops->destroy_action(flow->reformat));
         }
         if (flow->counters) {
-            uint64_t values[ARRAY_SIZE(hw_flow_counter_points)];
-
-            /* The rule is gone, so these values are final. */
-            memset(values, 0, sizeof values);
-            if (flow->flow
-                && !dev->ops->read_counters(flow->counters, values,
-                                            ARRAY_SIZE(values))) {
-                flow->final_packets = values[0];
-                flow->final_bytes = values[1];
-                flow->final_valid = true;
-            }
             hw_flow_destroy_warn(dev, "destroy_counters",
                                  dev->ops->destroy_counters(flow->counters));
         }

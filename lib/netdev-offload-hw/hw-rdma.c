@@ -30,6 +30,7 @@
 #include <infiniband/verbs.h>
 
 #include "coverage.h"
+#include "hw-fwdump.h"
 #include "dp-packet.h"
 #include "dpif-netdev.h"
 #include "openvswitch/vlog.h"
@@ -1150,6 +1151,11 @@ const struct hw_dev_ops hw_rdma_ops = {
     .destroy_action = rdma_destroy_action,
     .rx_burst = rdma_rx_burst,
     .tx_burst = rdma_tx_burst,
+    /* The firmware dump goes to the device's PCI function: devlink health
+     * on Linux, /dev/mlx5ctl on FreeBSD. */
+    .fwdump_force = hw_fwdump_verbs_force,
+    .fwdump_get = hw_fwdump_verbs_get,
+    .fwdump_reset = hw_fwdump_verbs_reset,
 };
 
 #endif /* HAVE_HW_RDMA */

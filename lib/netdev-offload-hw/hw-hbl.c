@@ -475,6 +475,13 @@ hw_hbl_txq_create(const struct netdev_hw_device *dev,
     txq->ctx = dev->ctx;
     memcpy(txq->header, header, header_len);
     txq->header_len = header_len;
+    if (txq->spec.type == HBLDV_ENCAP_TYPE_ENC_OVER_UDP
+        && header_len >= txq->spec.head_len + 2) {
+        /* The NIC builds the UDP header itself, so the UDP source port the
+         * plugin gives an mlx5 encap header does not reach the wire; keep
+         * OVS's 0 there, which the push hook compares against. */
+        memset(txq->header + txq->spec.head_len, 0, 2);
+    }
     ovs_mutex_init(&txq->mutex);
 
     step = "alloc_pd";

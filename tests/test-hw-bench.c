@@ -28,8 +28,9 @@
  *                provider, as dpif-netdev's offload thread calls it.
  *       The model's cost is model - null, and the plugin's own cost of a
  *       flow_put() is put - (model - null).  Memory: the growth of the
- *       heap in use (mallinfo2().uordblks: every live malloc chunk with its
- *       header) across the N installs, per flow, split in the same way.
+ *       heap in use (mallinfo2() uordblks + hblkhd: every live malloc chunk
+ *       with its header, mapped ones included) across the N installs, per
+ *       flow, split in the same way.
  *       A model device holds at most 65536 rules per priority, as mlx5
  *       does, so the flows are spread over ceil(N / 50000) hw ports
  *       (round-robin), one model device each.
@@ -108,10 +109,14 @@ now_ns(void)
     return (uint64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Bytes of heap in use: every live malloc chunk with its header, including
+ * the large ones malloc maps on their own (a big hash table's buckets). */
 static long long int
 heap_in_use(void)
 {
-    return mallinfo2().uordblks;
+    struct mallinfo2 mi = mallinfo2();
+
+    return mi.uordblks + mi.hblkhd;
 }
 
 /* A device-ops table that creates nothing, so that hw_flow_install() costs

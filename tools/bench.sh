@@ -18,13 +18,13 @@
 #
 # usage: bench.sh [-b OVS_DIR] [-o OUT] [-q] [-s "1 2 3 4 5"]
 #   -b  built OVS tree (default ovs-build/openvswitch of this repository)
-#   -o  output directory (default bench-out/ of this repository)
+#   -o  output directory (default bench-results/ of this repository)
 #   -q  quick: small sizes, one repetition (checks that everything runs)
 #   -s  sections to run (section 3 runs inside section 2's 100k runs)
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$TOP/ovs-build/openvswitch
-OUT=$TOP/bench-out
+OUT=$TOP/bench-results
 QUICK=0
 SECTIONS="1 2 3 4 5"
 while getopts "b:o:qs:" o; do
@@ -323,6 +323,7 @@ echo "# OVS: $B ($(ovs-vswitchd --version | head -1))"
 echo "# host: $NCPU CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
 echo "# command: $0 $*"
 echo "# output: $OUT"
+echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 : > "$OUT/targets.txt"
 T_START=$(date +%s)
 
@@ -375,8 +376,9 @@ if have 2 || have 3; then
                 inj=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}')
                 rate=$(awk -v n="$n" -v s="$secs" 'BEGIN {printf "%.0f", n / s}')
                 extra=""
+                [ "$errs" = 0 ] || extra=" first_error=$first"
                 if [ "$mode" = hw ]; then
-                    extra=" $(appctl netdev-hw/show p1 | sed -n 's/^ *offload: /p1 offload: /p')"
+                    extra="$extra $(appctl netdev-hw/show p1 | sed -n 's/^ *offload: /p1 offload: /p')"
                 fi
                 printf 'run %-5s N=%-6s rep=%s add_s=%s all_done_s=%s flows_per_s=%s errors=%s%s\n' \
                     "$mode" "$n" "$r" "$inj" "$secs" "$rate" "$errs" "$extra"
@@ -491,7 +493,7 @@ fi
 # ---------------------------------------------------------------------------
 section "targets"
 awk -F'|' '{printf "%-46s %10s  %-9s %s\n", $1, $2, $3, $4}' "$OUT/targets.txt"
-echo "# total time $(( $(date +%s) - T_START )) s"
+echo "# total time $(( $(date +%s) - T_START )) s, load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # The plot.
 if ! command -v gnuplot >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
@@ -507,11 +509,16 @@ if command -v gnuplot >/dev/null 2>&1; then
         [ -s "$OUT/$f.dat" ] || continue
         for m in hw on off; do
             v=$(awk -v m=$m '$1 == m {print $2}' "$OUT/$f.dat" | median)
-            [ -n "$v" ] && echo "$f-$m $v"
+            case $f-$m in
+                s3-hw) l="3:mark-hit" ;; s3-off) l="3:offload-off" ;;
+                s4-on) l="4:offload-on" ;; s4-off) l="4:offload-off" ;;
+                *) l=$f-$m ;;
+            esac
+            [ -n "$v" ] && echo "$l $v"
         done
     done > "$OUT/cpp.dat"
     gnuplot <<EOF 2>"$OUT/gnuplot.err" && echo "# plot: $OUT/bench.png"
-set terminal pngcairo size 1200,900 font ",10"
+set terminal pngcairo size 1200,900 font ",10" noenhanced
 set output "$OUT/bench.png"
 set multiplot layout 2,2 title "netdev-offload-hw benchmarks ($(date -u +%Y-%m-%d), $NCPU CPUs)"
 set grid
@@ -530,16 +537,19 @@ set style fill solid 0.6 border -1
 set boxwidth 0.8
 set title "2. end to end: flows/s until all offloaded (median)"
 set ylabel "flows/s"
-set xlabel ""
-set key top right
+set xlabel "datapath flows"
+set yrange [0:*]
+set key outside bottom center horizontal
 plot "< awk '\$2 == \"hw\" {print \$1, \$4}' $OUT/s2.med" using 2:xtic(1) title "hw (NIC model)", \
      "< awk '\$2 == \"dummy\" {print \$1, \$4}' $OUT/s2.med" using 2 title "dummy provider", \
      "< awk '\$2 == \"off\" {print \$1, \$4}' $OUT/s2.med" using 2 title "hw-offload=false"
-set title "3/4. PMD cycles per packet (median)"
+set title "3/4. PMD cycles per packet (median of the runs' best windows)"
 set ylabel "cycles/packet"
+set xlabel ""
 set key off
 plot "$OUT/cpp.dat" using 2:xtic(1) title ""
 set style data linespoints
+set key inside top right
 set title "5. RSS spread, 64k random 5-tuples"
 set xlabel "receive queues"
 set ylabel "max/mean queue load"

@@ -79,10 +79,12 @@ consume_if_zero(struct xlate_ctx *ctx, size_t ofs, size_t size)
 {
     const uint8_t *key = (const uint8_t *) ctx->key + ofs;
     uint8_t *mask = (uint8_t *) &ctx->mask + ofs;
+    uint64_t any = 0;
     size_t i = 0;
 
     /* Eight bytes at a time: this runs over large, mostly unmasked members
-     * (the tunnel is 344 bytes) for every flow. */
+     * (the tunnel is 344 bytes) for every flow, and clears only a mask that
+     * has bits to clear. */
     for (; i + sizeof(uint64_t) <= size; i += sizeof(uint64_t)) {
         uint64_t k, m;
 
@@ -91,13 +93,17 @@ consume_if_zero(struct xlate_ctx *ctx, size_t ofs, size_t size)
         if (k & m) {
             return false;
         }
+        any |= m;
     }
     for (; i < size; i++) {
         if (key[i] & mask[i]) {
             return false;
         }
+        any |= mask[i];
     }
-    memset(mask, 0, size);
+    if (any) {
+        memset(mask, 0, size);
+    }
     return true;
 }
 

@@ -204,6 +204,11 @@ struct hw_offload_port {
     bool tnl_guards_installed OVS_GUARDED;
     size_t n_tunnel_rules OVS_GUARDED;  /* Installed tunnel rules. */
 
+    /* Set, for good, before the port's first rule is created: until then
+     * the miss hook turns itself off for the port (see
+     * netdev_offload_hw_miss_packet_recover()). */
+    atomic_bool armed;
+
     uint64_t n_full OVS_GUARDED;    /* Installed rules, by mode. */
     uint64_t n_partial OVS_GUARDED;
     uint64_t n_refused OVS_GUARDED; /* Flows translate refused. */
@@ -898,6 +903,16 @@ hw_tnl_guards_uninstall(struct hw_offload_port *port)
 
 /* Marks 'entry', whose rule was just installed, as installed and counts
  * it. */
+/* Makes dpif-netdev call netdev_offload_hw_miss_packet_recover() for the
+ * packets of 'netdev' ('port'), before a rule that may tag them is created
+ * (see there why it may have stopped). */
+static void
+hw_offload_miss_hook_on(struct netdev *netdev, struct hw_offload_port *port)
+{
+    atomic_store_relaxed(&port->armed, true);
+    atomic_store_relaxed(&netdev->hw_info.miss_api_supported, true);
+}
+
 static void
 hw_offload_entry_installed(struct hw_offload_port *port,
                            struct hw_offload_entry *entry)
@@ -1052,6 +1067,7 @@ hw_offload_port_create(const struct netdev *netdev)
     ovs_mutex_init(&port->mutex);
     hmap_init(&port->entries);
     hmap_init(&port->vport_flows);
+    atomic_init(&port->armed, false);
     port->n_threads = MAX(netdev_offload_thread_nb(), 1);
     port->n_flows = xcalloc(port->n_threads, sizeof *port->n_flows);
     return port;
@@ -1178,6 +1194,7 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
         port->have_dev = false;
     } else if (!port->closing && netdev_hw_get_device(netdev, &dev)) {
         hw_offload_port_set_dev(port, &dev);
+        hw_offload_miss_hook_on(netdev, port);
         n_failed += hw_egress_port_up(netdev, &dev);
         HMAP_FOR_EACH_SAFE (entry, node, &port->entries) {
             struct ds reason = DS_EMPTY_INITIALIZER;
@@ -1412,6 +1429,7 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
 
     /* The new rule goes in before the old one goes, so that a modify the
      * device refuses leaves the old rule working. */
+    hw_offload_miss_hook_on(netdev, port);
     error = hw_flow_install(&dev, netdev_hw_rss_qp(netdev, type),
                             rule, &entry->flow, reason);
     if (error == EEXIST && modify) {
@@ -1469,6 +1487,18 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
             port->n_flows[entry->creation_tid]++;
         }
     } else {
+        /* Every create first looks its ufid up and finds nothing.  At
+         * hmap's usual load, up to two entries per bucket, that compares
+         * the hash of a chain of entries, a cache miss each once a port
+         * has thousands of rules; at one entry per four buckets most such
+         * lookups stop at an empty bucket (about 24 more bytes per flow
+         * for the buckets, and no more rehashing than hmap's own
+         * doubling). */
+        size_t n = hmap_count(&port->entries) + 1;
+
+        if (n > (port->entries.mask + 1) / 4) {
+            hmap_reserve(&port->entries, 8 * n);
+        }
         hmap_insert(&port->entries, &entry->node,
                     hw_offload_ufid_hash(&entry->ufid));
     }
@@ -2246,7 +2276,21 @@ netdev_offload_hw_miss_packet_recover(struct netdev *netdev,
     uint32_t mark;
 
     if (OVS_LIKELY(!dp_packet_has_flow_mark(packet, &mark))) {
-        return 0;
+        struct hw_offload_port *port = hw_offload_port_get(netdev);
+        bool armed = true;
+
+        /* Until the port's first rule, no packet of the port can carry a
+         * mark or need restoring: EOPNOTSUPP makes dpif-netdev stop calling
+         * this for the port, so that its miss path costs what it costs
+         * with hw-offload=false (upstream removed a check of 1-1.5% from
+         * it).  hw_offload_miss_hook_on() turns the hook on again before
+         * the first rule is created; if this thread's EOPNOTSUPP raced
+         * with it, netdev-hw's receive turns it on when a tagged packet
+         * arrives, before dpif-netdev looks at it. */
+        if (port) {
+            atomic_read_relaxed(&port->armed, &armed);
+        }
+        return armed ? 0 : EOPNOTSUPP;
     }
     if (!atomic_count_get(&hw_n_decap_marks)) {
         hw_offload_check_mark(packet);

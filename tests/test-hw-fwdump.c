@@ -38,40 +38,8 @@
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/ofpbuf.h"
 #include "ovstest.h"
+#include "test-hw-check.h"
 #include "util.h"
-
-/* Failures print where and what, and abort. */
-#define CHECK(COND)                                                     \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            ovs_abort(0, "%s:%d: check failed: %s", __FILE__, __LINE__, \
-                      #COND);                                           \
-        }                                                               \
-    } while (0)
-
-#define CHECK_EQ(GOT, WANT)                                             \
-    do {                                                                \
-        long long int got__ = (GOT);                                    \
-        long long int want__ = (WANT);                                  \
-        if (got__ != want__) {                                          \
-            ovs_abort(0, "%s:%d: %s is %lld (%#llx), expected %lld "    \
-                      "(%#llx)", __FILE__, __LINE__, #GOT, got__,       \
-                      (unsigned long long) got__, want__,               \
-                      (unsigned long long) want__);                     \
-        }                                                               \
-    } while (0)
-
-#define CHECK_ERR(EXPR, WANT)                                           \
-    do {                                                                \
-        int err__ = (EXPR);                                             \
-        int want__ = (WANT);                                            \
-        if (err__ != want__) {                                          \
-            ovs_abort(0, "%s:%d: %s returned %d (%s), expected %d (%s)", \
-                      __FILE__, __LINE__, #EXPR, err__,                 \
-                      ovs_strerror(err__), want__,                      \
-                      ovs_strerror(want__));                            \
-        }                                                               \
-    } while (0)
 
 #define CHECK_STREQ(GOT, WANT)                                          \
     do {                                                                \

@@ -14,7 +14,6 @@
  * limitations under the License.
  */
 
-
 /* Unit tests of the NIC model's tunnel support: the packet reformat engine
  * (hw-model-reformat.c) byte for byte on crafted VXLAN over IPv4 and IPv6,
  * GRE with key and L3 GRE frames, and decap/encap through the device ops
@@ -53,42 +52,11 @@
 #include "hw-model-flow.h"
 #include "hw-toeplitz.h"
 #include "ovstest.h"
+#include "test-hw-check.h"
 #include "packets.h"
 #include "pcap-file.h"
 #include "timeval.h"
 #include "util.h"
-
-#define CHECK(COND)                                                     \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            ovs_abort(0, "%s:%d: check failed: %s", __FILE__, __LINE__, \
-                      #COND);                                           \
-        }                                                               \
-    } while (0)
-
-#define CHECK_EQ(GOT, WANT)                                             \
-    do {                                                                \
-        long long int got__ = (GOT);                                    \
-        long long int want__ = (WANT);                                  \
-        if (got__ != want__) {                                          \
-            ovs_abort(0, "%s:%d: %s is %lld (%#llx), expected %lld "    \
-                      "(%#llx)", __FILE__, __LINE__, #GOT, got__,       \
-                      (unsigned long long) got__, want__,               \
-                      (unsigned long long) want__);                     \
-        }                                                               \
-    } while (0)
-
-#define CHECK_ERR(EXPR, WANT)                                           \
-    do {                                                                \
-        int err__ = (EXPR);                                             \
-        int want__ = (WANT);                                            \
-        if (err__ != want__) {                                          \
-            ovs_abort(0, "%s:%d: %s returned %d (%s), expected %d (%s)", \
-                      __FILE__, __LINE__, #EXPR, err__,                 \
-                      ovs_strerror(err__), want__,                      \
-                      ovs_strerror(want__));                            \
-        }                                                               \
-    } while (0)
 
 #define L2_DECAP MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TUNNEL_TO_L2
 #define L2_ENCAP MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L2_TUNNEL

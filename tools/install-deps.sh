@@ -6,23 +6,46 @@ set -e
 PKGS="openvswitch-source autoconf automake libtool pkg-config make gcc \
 libssl-dev libcap-ng-dev libibverbs-dev ibverbs-providers python3 \
 python3-sortedcontainers openssl procps iproute2 iputils-ping bzip2 bc \
-patch"
+patch libxdp1 libbpf1 libnuma1 libunbound8"
+
+# Debian's Open vSwitch binaries, unpacked here but not installed (no
+# services started): the stock OVS peer of tests/hw-system.at's GRE test.
+# libxdp1, libbpf1, libnuma1 and libunbound8 above are what they link.
+STOCK_OVS=${HW_STOCK_OVS:-/usr/local/lib/netdev-offload-hw/stock-ovs}
 
 missing=
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' \
         || missing="$missing $p"
 done
-if [ -z "$missing" ]; then
+if [ -z "$missing" ] \
+   && [ -x "$STOCK_OVS/usr/lib/openvswitch-switch/ovs-vswitchd" ]; then
     exit 0
 fi
 
-echo "installing Debian packages:$missing"
 if [ "$(id -u)" = 0 ]; then
     SUDO=
 else
     SUDO=sudo
 fi
 $SUDO apt-get update -q
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q \
-    --no-install-recommends $missing
+if [ -n "$missing" ]; then
+    echo "installing Debian packages:$missing"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q \
+        --no-install-recommends $missing
+fi
+
+if [ ! -x "$STOCK_OVS/usr/lib/openvswitch-switch/ovs-vswitchd" ]; then
+    echo "unpacking Debian's Open vSwitch into $STOCK_OVS"
+    tmp=$(mktemp -d)
+    if (cd "$tmp" && apt-get download -q openvswitch-switch \
+            openvswitch-common); then
+        $SUDO mkdir -p "$STOCK_OVS"
+        for deb in "$tmp"/*.deb; do
+            $SUDO dpkg-deb -x "$deb" "$STOCK_OVS"
+        done
+    else
+        echo "warning: no stock Open vSwitch: the GRE system test will skip"
+    fi
+    rm -rf "$tmp"
+fi

@@ -337,6 +337,8 @@ enum outer_kind {
     GRE4_CKS,
     GRE6_L3,
     GRE4_L3,
+    GRE6_KEY,
+    GRE6_SEQ,
 };
 
 static void
@@ -390,6 +392,17 @@ put_outer(struct frame *f, enum outer_kind kind, bool fill, size_t payload,
         put_ipv4(f, IPPROTO_GRE, "192.168.1.1", "192.168.1.2",
                  fill ? 20 + 8 + payload : 0, fill);
         put_gre(f, 0x2000, ETH_TYPE_IPV6, 77);
+        break;
+    case GRE6_KEY:
+    case GRE6_SEQ:
+        /* ip6gre: the payload length covers GRE (key, and sequence
+         * number) and the inner frame. */
+        put_eth(f, "02:00:00:00:00:bb", "02:00:00:00:00:aa", -1,
+                ETH_TYPE_IPV6);
+        put_ipv6(f, IPPROTO_GRE, "2001:db8::1", "2001:db8::2",
+                 fill ? (kind == GRE6_SEQ ? 12 : 8) + payload : 0);
+        put_gre(f, kind == GRE6_SEQ ? 0x3000 : 0x2000, ETH_TYPE_TEB,
+                0x0badcafe);
         break;
     default:
         OVS_NOT_REACHED();
@@ -505,7 +518,9 @@ test_vxlan_ipv6(void)
 static void
 test_gre_key(void)
 {
-    static const enum outer_kind kinds[] = { GRE4_KEY, GRE4_CKS };
+    static const enum outer_kind kinds[] = {
+        GRE4_KEY, GRE4_CKS, GRE6_KEY, GRE6_SEQ,
+    };
 
     for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
         for (size_t i = 0; i < ARRAY_SIZE(inner_sizes); i++) {
@@ -519,7 +534,10 @@ test_gre_key(void)
             parse(outer, &parsed);
             CHECK(parsed.tunnel == HW_MODEL_TUNNEL_GRE);
             CHECK(parsed.gre_protocol == htons(ETH_TYPE_TEB));
-            CHECK(parsed.gre_key == htonl(k ? 0x0badcafe : 0xdeadbeef));
+            CHECK(parsed.gre_key == htonl(kinds[k] == GRE4_KEY
+                                          ? 0xdeadbeef : 0x0badcafe));
+            CHECK(parsed.ip_version
+                  == (kinds[k] == GRE6_KEY || kinds[k] == GRE6_SEQ ? 6 : 4));
             CHECK(parsed.inner_type == HW_MODEL_INNER_L2);
             packet = packet_from(outer, 0);
             CHECK_ERR(hw_model_reformat_decap(packet, &parsed, L2_DECAP,

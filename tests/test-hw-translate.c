@@ -1291,25 +1291,57 @@ test_vport_gre(void)
     hw_translate_tunnel_restore(&match, &params, &restore);
     CHECK_INT(restore.tunnel.flags, 0);
 
-    /* GRE carrying IPv4 (packet_type legacy_l3): an L3 decap whose data is
-     * the Ethernet header put in front of the IPv4 packet, which recovery
-     * removes again. */
-    vport_match_init(&match, false);
+    /* ip6gre: the same over an IPv6 outer, addresses and traffic class
+     * matched exactly, and given back as IPv6 tunnel metadata. */
+    vport_match_init(&match, true);
     match_set_tun_id(&match, htonll(0x1c8));
-    match_set_packet_type(&match, htonl(PT_IPV4));
-    match.wc.masks.vlans[0].tpid = htons(0);
-    match.wc.masks.vlans[0].tci = htons(0);
     CHECK_INT(translate_vport(&match, HW_TUNNEL_GRE, &rule, NULL), 0);
-    CHECK_INT(ntohs(rule.tnl.gre_protocol), ETH_TYPE_IP);
-    CHECK_INT(rule.reformat, HW_REFORMAT_L3_DECAP);
-    CHECK_INT(rule.reformat_len, ETH_HEADER_LEN);
-    memcpy(&eth, rule.reformat_data, sizeof eth);
-    CHECK_INT(ntohs(eth.eth_type), ETH_TYPE_IP);
-    CHECK(eth_addr_is_zero(eth.eth_dst) && eth_addr_is_zero(eth.eth_src));
-    CHECK_INT(rule.inner.present, HW_HDR_IPV4 | HW_HDR_TCP);
-    CHECK(!(rule.inner.present & HW_HDR_ETH));
+    CHECK_INT(rule.outer.present, HW_HDR_IPV6);
+    CHECK(in6_equal(&rule.outer.ipv6.src, "2001:db8::92"));
+    CHECK(in6_equal(&rule.outer.ipv6.dst, "2001:db8::88"));
+    CHECK(ipv6_mask_is_exact(&rule.outer.ipv6_mask.src));
+    CHECK(ipv6_mask_is_exact(&rule.outer.ipv6_mask.dst));
+    CHECK_INT(rule.outer.ipv6_mask.tclass, 0xff);
+    CHECK_INT(ntohs(rule.tnl.gre_protocol), ETH_TYPE_TEB);
+    CHECK_INT(ntohl(rule.tnl.gre_key), 0x1c8);
+    CHECK_INT(ntohl(rule.tnl_mask.gre_key), 0xffffffff);
+    CHECK_INT(rule.reformat, HW_REFORMAT_L2_DECAP);
     hw_translate_tunnel_restore(&match, &params, &restore);
-    CHECK_INT(ntohl(restore.packet_type), PT_IPV4);
+    CHECK(in6_equal(&restore.tunnel.ipv6_src, "2001:db8::92"));
+    CHECK(in6_equal(&restore.tunnel.ipv6_dst, "2001:db8::88"));
+    CHECK_INT(restore.tunnel.ip_dst, 0);
+    CHECK_INT(ntohll(restore.tunnel.tun_id), 0x1c8);
+    CHECK_INT(restore.tunnel.flags, FLOW_TNL_F_KEY);
+    CHECK_INT(restore.tunnel.tp_dst, 0);
+    /* A GRE checksum the NIC would not verify. */
+    match.flow.tunnel.flags |= FLOW_TNL_F_CSUM;
+    CHECK_VPORT_REFUSED(&match, HW_TUNNEL_GRE, "tunnel with checksum not "
+                        "supported: the NIC would not verify it");
+
+    /* GRE carrying IPv4 (packet_type legacy_l3), over IPv4, then over
+     * IPv6 (a "gre" port with an IPv6 remote_ip): an L3 decap whose data
+     * is the Ethernet header put in front of the IPv4 packet, which
+     * recovery removes again. */
+    for (int ipv6 = 1; ipv6 >= 0; ipv6--) {
+        vport_match_init(&match, ipv6);
+        match_set_tun_id(&match, htonll(0x1c8));
+        match_set_packet_type(&match, htonl(PT_IPV4));
+        match.wc.masks.vlans[0].tpid = htons(0);
+        match.wc.masks.vlans[0].tci = htons(0);
+        CHECK_INT(translate_vport(&match, HW_TUNNEL_GRE, &rule, NULL), 0);
+        CHECK_INT(rule.outer.present, ipv6 ? HW_HDR_IPV6 : HW_HDR_IPV4);
+        CHECK_INT(ntohs(rule.tnl.gre_protocol), ETH_TYPE_IP);
+        CHECK_INT(rule.reformat, HW_REFORMAT_L3_DECAP);
+        CHECK_INT(rule.reformat_len, ETH_HEADER_LEN);
+        memcpy(&eth, rule.reformat_data, sizeof eth);
+        CHECK_INT(ntohs(eth.eth_type), ETH_TYPE_IP);
+        CHECK(eth_addr_is_zero(eth.eth_dst)
+              && eth_addr_is_zero(eth.eth_src));
+        CHECK_INT(rule.inner.present, HW_HDR_IPV4 | HW_HDR_TCP);
+        CHECK(!(rule.inner.present & HW_HDR_ETH));
+        hw_translate_tunnel_restore(&match, &params, &restore);
+        CHECK_INT(ntohl(restore.packet_type), PT_IPV4);
+    }
 
     /* VXLAN carries Ethernet only. */
     CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
@@ -1502,14 +1534,16 @@ vxlan_header(uint8_t *h, bool ipv6, uint16_t udp_csum)
     return n + sizeof udp_vxlan;
 }
 
-/* A GRE header over IPv4 to 1.1.2.92 with 'flags' (GRE_KEY adds key
- * 0x1c8) and 'protocol'. */
+/* A GRE header over IPv4 to 1.1.2.92, or over IPv6 to 2001:db8::92 if
+ * 'ipv6' (an ip6gre header), with 'flags' (GRE_KEY adds key 0x1c8) and
+ * 'protocol'. */
 static size_t
-gre_header(uint8_t *h, uint16_t flags, uint16_t protocol)
+gre_header_ip(uint8_t *h, bool ipv6, uint16_t flags, uint16_t protocol)
 {
-    size_t n = vxlan_header(h, false, 0) - 16;
+    size_t n = vxlan_header(h, ipv6, 0) - 16;
 
-    h[23] = IPPROTO_GRE;
+    /* The IPv4 protocol or the IPv6 next header. */
+    h[ipv6 ? 20 : 23] = IPPROTO_GRE;
     h[n++] = flags >> 8;
     h[n++] = flags & 0xff;
     h[n++] = protocol >> 8;
@@ -1531,6 +1565,12 @@ gre_header(uint8_t *h, uint16_t flags, uint16_t protocol)
     return n;
 }
 
+static size_t
+gre_header(uint8_t *h, uint16_t flags, uint16_t protocol)
+{
+    return gre_header_ip(h, false, flags, protocol);
+}
+
 static void
 put_tnl_push(struct ofpbuf *actions, uint32_t tnl_type, const uint8_t *h,
              size_t len)
@@ -1545,6 +1585,19 @@ put_tnl_push(struct ofpbuf *actions, uint32_t tnl_type, const uint8_t *h,
     memcpy(data.header, h, len);
     nl_msg_put_unspec(actions, OVS_ACTION_ATTR_TUNNEL_PUSH, &data,
                       offsetof(struct ovs_action_push_tnl, header) + len);
+}
+
+/* Replaces 'actions' by "[pop_eth,]tnl_push(...),2". */
+static void
+put_push_actions(struct ofpbuf *actions, bool pop_eth, uint32_t tnl_type,
+                 const uint8_t *h, size_t len)
+{
+    ofpbuf_clear(actions);
+    if (pop_eth) {
+        nl_msg_put_flag(actions, OVS_ACTION_ATTR_POP_ETH);
+    }
+    put_tnl_push(actions, tnl_type, h, len);
+    put_output(actions, 2);
 }
 
 /* Translates the UDP flow with 'actions', then looks for its push. */
@@ -1768,6 +1821,39 @@ test_tnl_push_gre(void)
     ofpbuf_clear(&actions);
     put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
     put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "tnl_push of GRE with sequence number not "
+                       "supported: the NIC does not compute it");
+
+    /* ip6gre: 14 + 40 + 8 bytes, copied whole (the NIC fills in the
+     * payload length). */
+    len = gre_header_ip(h, true, GRE_KEY, ETH_TYPE_TEB);
+    CHECK_INT(len, 62);
+    put_push_actions(&actions, false, OVS_VPORT_TYPE_IP6GRE, h, len);
+    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
+    CHECK_INT(push.tnl_type, OVS_VPORT_TYPE_IP6GRE);
+    CHECK(!push.l3);
+    check_egress_rule(&push.egress);
+    CHECK_INT(push.egress.reformat_len, 62);
+    CHECK(!memcmp(push.egress.reformat_data, h, 62));
+    CHECK_INT(push.encap.present, HW_HDR_ETH | HW_HDR_IPV6);
+    CHECK_INT(push.encap.ipv6.next_hdr, IPPROTO_GRE);
+    CHECK(in6_equal(&push.encap.ipv6.dst, "2001:db8::92"));
+    CHECK(!hw_headers_overlap(&push.egress.outer, &push.encap));
+
+    /* L3 GRE over IPv6 (a "gre" port with an IPv6 remote_ip). */
+    len = gre_header_ip(h, true, GRE_KEY, ETH_TYPE_IP);
+    put_push_actions(&actions, true, OVS_VPORT_TYPE_IP6GRE, h, len);
+    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
+    CHECK(push.l3);
+    CHECK(!memcmp(push.egress.reformat_data, h, len));
+
+    /* Over IPv6 as over IPv4, the NIC computes neither field. */
+    len = gre_header_ip(h, true, GRE_KEY | GRE_CSUM, ETH_TYPE_TEB);
+    put_push_actions(&actions, false, OVS_VPORT_TYPE_IP6GRE, h, len);
+    CHECK_PUSH_REFUSED(&actions, "tnl_push of GRE with checksum not "
+                       "supported: the NIC does not compute it");
+    len = gre_header_ip(h, true, GRE_KEY | GRE_SEQ, ETH_TYPE_TEB);
+    put_push_actions(&actions, false, OVS_VPORT_TYPE_IP6GRE, h, len);
     CHECK_PUSH_REFUSED(&actions, "tnl_push of GRE with sequence number not "
                        "supported: the NIC does not compute it");
     ofpbuf_uninit(&actions);

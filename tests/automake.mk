@@ -17,10 +17,16 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-check.h \
 	netdev-offload-hw/tests/test-hw-bench.c \
 	netdev-offload-hw/tests/test-hw-encode.c \
+	netdev-offload-hw/tests/test-hw-flows.c \
+	netdev-offload-hw/tests/test-hw-flows.h \
+	netdev-offload-hw/tests/test-hw-frame.c \
+	netdev-offload-hw/tests/test-hw-frame.h \
 	netdev-offload-hw/tests/test-hw-fwdump.c \
 	netdev-offload-hw/tests/test-hw-hbl.c \
 	netdev-offload-hw/tests/test-hw-model.c \
 	netdev-offload-hw/tests/test-hw-model-flow.c \
+	netdev-offload-hw/tests/test-hw-model-port.c \
+	netdev-offload-hw/tests/test-hw-model-port.h \
 	netdev-offload-hw/tests/test-hw-model-tunnel.c \
 	netdev-offload-hw/tests/test-hw-rss-predict.c \
 	netdev-offload-hw/tests/test-hw-toeplitz.c \

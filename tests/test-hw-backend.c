@@ -64,42 +64,13 @@
 #include "openvswitch/vlog.h"
 #include "ovstest.h"
 #include "packets.h"
+#include "test-hw-check.h"
+#include "test-hw-flows.h"
+#include "test-hw-model-port.h"
 #include "util.h"
 #ifdef HAVE_HW_RDMA
 #include "hw-rdma.h"
 #endif
-
-/* Failures print where and what, and abort. */
-#define CHECK(COND)                                                     \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            ovs_abort(0, "%s:%d: check failed: %s", __FILE__, __LINE__, \
-                      #COND);                                           \
-        }                                                               \
-    } while (0)
-
-#define CHECK_ERR(GOT, WANT)                                            \
-    do {                                                                \
-        int got__ = (GOT);                                              \
-        int want__ = (WANT);                                            \
-        if (got__ != want__) {                                          \
-            ovs_abort(0, "%s:%d: %s returned %d (%s), expected %d (%s)",\
-                      __FILE__, __LINE__, #GOT, got__,                  \
-                      ovs_strerror(got__), want__,                      \
-                      ovs_strerror(want__));                            \
-        }                                                               \
-    } while (0)
-
-#define CHECK_STR(GOT, WANT)                                            \
-    do {                                                                \
-        const char *got__ = (GOT);                                      \
-        const char *want__ = (WANT);                                    \
-        if (!got__ || strcmp(got__, want__)) {                          \
-            ovs_abort(0, "%s:%d: %s is \"%s\", expected \"%s\"",        \
-                      __FILE__, __LINE__, #GOT,                         \
-                      got__ ? got__ : "(null)", want__);                \
-        }                                                               \
-    } while (0)
 
 /* Backend selection and a device that does not exist. */
 
@@ -634,108 +605,7 @@ recorder_init(struct recorder *r, const char *name,
     ds_init(&r->log);
 }
 
-/* The model device behind the model's recorder: a port's receive side as
- * netdev-hw builds it, whose RSS QP is the rules' destination. */
-struct model_port {
-    const char *devname;
-    struct ibv_context *ctx;
-    struct hw_dev_caps caps;
-    struct ibv_pd *pd;
-    struct ibv_cq_ex *cq;
-    struct ibv_wq *wq;
-    struct ibv_rwq_ind_table *table;
-    struct ibv_qp *qp;
-};
-
-static void
-model_port_create(struct model_port *p, const char *devname)
-{
-    const struct hw_dev_ops *ops = &hw_model_ops;
-    struct ibv_wq_init_attr wq_attr;
-    struct ibv_wq_attr mod_attr;
-    struct ibv_rwq_ind_table_init_attr table_attr;
-    struct ibv_qp_init_attr_ex qp_attr;
-
-    memset(p, 0, sizeof *p);
-    p->devname = devname;
-    CHECK_ERR(ops->open(devname, &p->ctx), 0);
-    CHECK_ERR(ops->query_caps(p->ctx, &p->caps), 0);
-    CHECK_ERR(ops->alloc_pd(p->ctx, &p->pd), 0);
-    CHECK_ERR(ops->create_cq(p->ctx, 64, &p->cq), 0);
-
-    memset(&wq_attr, 0, sizeof wq_attr);
-    wq_attr.wq_type = IBV_WQT_RQ;
-    wq_attr.max_wr = 64;
-    wq_attr.max_sge = 1;
-    wq_attr.pd = p->pd;
-    wq_attr.cq = ibv_cq_ex_to_cq(p->cq);
-    CHECK_ERR(ops->create_wq(p->ctx, &wq_attr, &p->wq), 0);
-    memset(&mod_attr, 0, sizeof mod_attr);
-    mod_attr.attr_mask = IBV_WQ_ATTR_STATE;
-    mod_attr.wq_state = IBV_WQS_RDY;
-    CHECK_ERR(ops->modify_wq(p->wq, &mod_attr), 0);
-
-    memset(&table_attr, 0, sizeof table_attr);
-    table_attr.log_ind_tbl_size = 0;
-    table_attr.ind_tbl = &p->wq;
-    CHECK_ERR(ops->create_rwq_ind_table(p->ctx, &table_attr, &p->table), 0);
-
-    memset(&qp_attr, 0, sizeof qp_attr);
-    qp_attr.qp_type = IBV_QPT_RAW_PACKET;
-    qp_attr.comp_mask = (IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE
-                         | IBV_QP_INIT_ATTR_RX_HASH);
-    qp_attr.pd = p->pd;
-    qp_attr.rwq_ind_tbl = p->table;
-    qp_attr.rx_hash_conf.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
-    qp_attr.rx_hash_conf.rx_hash_key_len = HW_TOEPLITZ_KEY_LEN;
-    qp_attr.rx_hash_conf.rx_hash_key = CONST_CAST(uint8_t *,
-                                                  hw_toeplitz_ms_key);
-    qp_attr.rx_hash_conf.rx_hash_fields_mask = (IBV_RX_HASH_SRC_IPV4
-                                                | IBV_RX_HASH_DST_IPV4);
-    CHECK_ERR(ops->create_qp(p->ctx, &qp_attr, &p->qp), 0);
-}
-
-static void
-model_port_destroy(struct model_port *p)
-{
-    const struct hw_dev_ops *ops = &hw_model_ops;
-    struct hw_model_objects objs;
-
-    CHECK_ERR(ops->destroy_qp(p->qp), 0);
-    CHECK_ERR(ops->destroy_rwq_ind_table(p->table), 0);
-    CHECK_ERR(ops->destroy_wq(p->wq), 0);
-    CHECK_ERR(ops->destroy_cq(p->cq), 0);
-    CHECK_ERR(ops->dealloc_pd(p->pd), 0);
-    /* Nothing the flow path created is left on the device. */
-    CHECK_ERR(hw_model_count_objects(p->devname, &objs), 0);
-    CHECK(objs.total == 0);
-    ops->close(p->ctx);
-}
-
 /* The rules: what the translate and encode tests create. */
-
-#define TEST_PORT 3
-#define TEST_MARK 5
-
-static void
-dp_match_init(struct match *match)
-{
-    match_init_catchall(match);
-    match->flow.in_port.odp_port = u32_to_odp(TEST_PORT);
-    match->wc.masks.in_port.odp_port = u32_to_odp(UINT32_MAX);
-    match_set_recirc_id(match, 0);
-    match_set_packet_type(match, htonl(PT_ETH));
-    match->wc.masks.vlans[0].tpid = OVS_BE16_MAX;
-    match->wc.masks.vlans[0].tci = OVS_BE16_MAX;
-}
-
-static void
-dp_match_init_ip(struct match *match, ovs_be16 dl_type)
-{
-    dp_match_init(match);
-    match_set_dl_type(match, dl_type);
-    match_set_nw_frag_masked(match, 0, FLOW_NW_FRAG_MASK);
-}
 
 static void
 in6(const char *s, struct in6_addr *addr)
@@ -925,29 +795,7 @@ build_rules(struct hw_rule **rulesp)
     r->count = true;
 
     /* VXLAN decap: outer headers, VNI, inner headers, tag and count. */
-    r = &rules[n++];
-    memset(r, 0, sizeof *r);
-    r->outer.present = HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_UDP;
-    r->outer.ipv4.src = htonl(0x01010258);
-    r->outer.ipv4_mask.src = OVS_BE32_MAX;
-    r->outer.ipv4.dst = htonl(0x0101025c);
-    r->outer.ipv4_mask.dst = OVS_BE32_MAX;
-    r->outer.l4.dst = htons(4789);
-    r->outer.l4_mask.dst = OVS_BE16_MAX;
-    r->tunnel = HW_TUNNEL_VXLAN;
-    r->tnl.vni = htonl(0x7b);
-    r->tnl_mask.vni = htonl(0xffffff);
-    r->inner.present = HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_TCP;
-    r->inner.eth.dst = mac1;
-    r->inner.eth_mask.dst = eth_addr_exact;
-    r->inner.ipv4.dst = htonl(0x0a000002);
-    r->inner.ipv4_mask.dst = OVS_BE32_MAX;
-    r->inner.l4.dst = htons(80);
-    r->inner.l4_mask.dst = OVS_BE16_MAX;
-    r->reformat = HW_REFORMAT_L2_DECAP;
-    r->has_tag = true;
-    r->tag = 7;
-    r->count = true;
+    vxlan_decap_rule_init(&rules[n++]);
 
     /* Egress VXLAN encap of what software sends to 10.0.0.2, counted. */
     r = &rules[n++];
@@ -1027,6 +875,8 @@ test_encoding_equality(void)
     };
     struct netdev_hw_device model_dev, other_dev;
     struct recorder model_rec, other_rec;
+    /* The model device behind the model's recorder: a port's receive side
+     * as netdev-hw builds it, whose RSS QP is the rules' destination. */
     struct model_port port;
     struct hw_rule *rules;
     size_t n_rules, n_flows;
@@ -1038,9 +888,10 @@ test_encoding_equality(void)
     n_rules = build_rules(&rules);
     CHECK(n_rules >= 16);
 
-    model_port_create(&port, "model31");
+    model_port_create(&port, "model31", 64,
+                      IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4);
     recorder_init(&model_rec, "model", &hw_model_ops, true);
-    model_rec.dest = port.qp;
+    model_rec.dest = port.rss_qp;
     model_dev = (struct netdev_hw_device) {
         .ops = &model_rec.ops,
         .ctx = port.ctx,
@@ -1136,13 +987,8 @@ test_equality_detects_difference(void)
 
 /* Test runner. */
 
-struct test {
-    const char *name;
-    void (*function)(void);
-};
-
 #define TEST(NAME) { #NAME, test_##NAME }
-static const struct test tests[] = {
+static const struct test_hw_case tests[] = {
     TEST(select),
 #ifdef HAVE_HW_RDMA
     TEST(open_nonexistent),
@@ -1155,23 +1001,7 @@ static const struct test tests[] = {
 static void
 run_hw_backend_tests(int argc, char *argv[])
 {
-    size_t n_run = 0;
-
-    for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
-        bool selected = argc <= 1;
-
-        for (int j = 1; j < argc && !selected; j++) {
-            selected = !strcmp(argv[j], tests[i].name);
-        }
-        if (selected) {
-            tests[i].function();
-            printf("%s: ok\n", tests[i].name);
-            n_run++;
-        }
-    }
-    if (!n_run) {
-        ovs_fatal(0, "no test matches");
-    }
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests), true);
 }
 
 OVSTEST_REGISTER("test-hw-backend", run_hw_backend_tests);

@@ -20,6 +20,10 @@
 /* Checks shared by the plugin's unit tests: a failure prints where and
  * what, and aborts. */
 
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "util.h"
 
 #define CHECK(COND)                                                     \
@@ -42,6 +46,17 @@
         }                                                               \
     } while (0)
 
+#define CHECK_STR(GOT, WANT)                                            \
+    do {                                                                \
+        const char *got__ = (GOT);                                      \
+        const char *want__ = (WANT);                                    \
+        if (!got__ || strcmp(got__, want__)) {                          \
+            ovs_abort(0, "%s:%d: %s is \"%s\", expected \"%s\"",        \
+                      __FILE__, __LINE__, #GOT,                         \
+                      got__ ? got__ : "(null)", want__);                \
+        }                                                               \
+    } while (0)
+
 /* Checks that an op returns errno 'WANT' (0 for success). */
 #define CHECK_ERR(EXPR, WANT)                                           \
     do {                                                                \
@@ -54,5 +69,39 @@
                       ovs_strerror(want__));                            \
         }                                                               \
     } while (0)
+
+/* A unit test, by name. */
+struct test_hw_case {
+    const char *name;
+    void (*function)(void);
+};
+
+/* Runs the tests of 'tests' that argv[1] onward name, all of them if there
+ * is no argument, and prints "NAME: ok" after each if 'verbose'.  It is an
+ * error if no test matches. */
+static inline void
+test_hw_run(int argc, char *argv[], const struct test_hw_case tests[],
+            size_t n_tests, bool verbose)
+{
+    size_t n_run = 0;
+
+    for (size_t i = 0; i < n_tests; i++) {
+        bool selected = argc <= 1;
+
+        for (int j = 1; j < argc && !selected; j++) {
+            selected = !strcmp(argv[j], tests[i].name);
+        }
+        if (selected) {
+            tests[i].function();
+            if (verbose) {
+                printf("%s: ok\n", tests[i].name);
+            }
+            n_run++;
+        }
+    }
+    if (!n_run) {
+        ovs_fatal(0, "no test matches");
+    }
+}
 
 #endif /* test-hw-check.h */

@@ -39,36 +39,9 @@
 #include "openvswitch/ofpbuf.h"
 #include "ovstest.h"
 #include "packets.h"
+#include "test-hw-check.h"
+#include "test-hw-flows.h"
 #include "util.h"
-
-#define CHECK(COND)                                                     \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            ovs_abort(0, "%s:%d: check failed: %s",                     \
-                      __FILE__, __LINE__, #COND);                       \
-        }                                                               \
-    } while (0)
-
-#define CHECK_INT(ACTUAL, EXPECTED)                                     \
-    do {                                                                \
-        long long int actual_ = (ACTUAL);                               \
-        long long int expected_ = (EXPECTED);                           \
-        if (actual_ != expected_) {                                     \
-            ovs_abort(0, "%s:%d: %s is %lld (%#llx), expected %lld "    \
-                      "(%#llx)", __FILE__, __LINE__, #ACTUAL,           \
-                      actual_, actual_, expected_, expected_);          \
-        }                                                               \
-    } while (0)
-
-#define CHECK_STR(ACTUAL, EXPECTED)                                     \
-    do {                                                                \
-        const char *actual_ = (ACTUAL);                                 \
-        const char *expected_ = (EXPECTED);                             \
-        if (strcmp(actual_, expected_)) {                               \
-            ovs_abort(0, "%s:%d: %s is \"%s\", expected \"%s\"",        \
-                      __FILE__, __LINE__, #ACTUAL, actual_, expected_); \
-        }                                                               \
-    } while (0)
 
 /* Checks 'len' bytes at 'ofs' of 'buf' against 'expected'. */
 static void
@@ -183,11 +156,11 @@ walk_specs(const struct ofpbuf *buf, size_t ofs[], uint32_t types[],
     size_t pos = sizeof *attr;
     size_t n;
 
-    CHECK_INT(sizeof *attr, 20);
-    CHECK_INT(attr->comp_mask, 0);
-    CHECK_INT(attr->type, IBV_FLOW_ATTR_NORMAL);
+    CHECK_EQ(sizeof *attr, 20);
+    CHECK_EQ(attr->comp_mask, 0);
+    CHECK_EQ(attr->type, IBV_FLOW_ATTR_NORMAL);
     CHECK(attr->flags == 0 || attr->flags == IBV_FLOW_ATTR_FLAGS_EGRESS);
-    CHECK_INT(attr->size, buf->size);
+    CHECK_EQ(attr->size, buf->size);
     CHECK(attr->priority <= 15);
     CHECK(attr->num_of_specs <= max);
 
@@ -214,7 +187,7 @@ walk_specs(const struct ofpbuf *buf, size_t ofs[], uint32_t types[],
         }
         pos += size;
     }
-    CHECK_INT(pos, buf->size);
+    CHECK_EQ(pos, buf->size);
     return n;
 }
 
@@ -276,27 +249,27 @@ test_eth_ipv4_udp_tag_count(void)
     ofpbuf_init(&buf, 0);
     hw_encode_flow(&rule, &handles, 1, &buf);
 
-    CHECK_INT(buf.size, 20 + 40 + 24 + 16 + 12 + 16);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 5);
-    CHECK_INT(attr_of(&buf)->num_of_specs, 5);
-    CHECK_INT(attr_of(&buf)->port, 1);
-    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_UNTAGGED);
+    CHECK_EQ(buf.size, 20 + 40 + 24 + 16 + 12 + 16);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 5);
+    CHECK_EQ(attr_of(&buf)->num_of_specs, 5);
+    CHECK_EQ(attr_of(&buf)->port, 1);
+    CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_UNTAGGED);
 
-    CHECK_INT(ofs[0], 20);
-    CHECK_INT(types[0], IBV_FLOW_SPEC_ETH);
-    CHECK_INT(get_u16(&buf, 24), 40);
-    CHECK_INT(ofs[1], 60);
-    CHECK_INT(types[1], IBV_FLOW_SPEC_IPV4);
-    CHECK_INT(get_u16(&buf, 64), 24);
-    CHECK_INT(ofs[2], 84);
-    CHECK_INT(types[2], IBV_FLOW_SPEC_UDP);
-    CHECK_INT(get_u16(&buf, 88), 16);
-    CHECK_INT(ofs[3], 100);
-    CHECK_INT(types[3], IBV_FLOW_SPEC_ACTION_TAG);
-    CHECK_INT(get_u16(&buf, 104), 12);
-    CHECK_INT(ofs[4], 112);
-    CHECK_INT(types[4], IBV_FLOW_SPEC_ACTION_COUNT);
-    CHECK_INT(get_u16(&buf, 116), 16);
+    CHECK_EQ(ofs[0], 20);
+    CHECK_EQ(types[0], IBV_FLOW_SPEC_ETH);
+    CHECK_EQ(get_u16(&buf, 24), 40);
+    CHECK_EQ(ofs[1], 60);
+    CHECK_EQ(types[1], IBV_FLOW_SPEC_IPV4);
+    CHECK_EQ(get_u16(&buf, 64), 24);
+    CHECK_EQ(ofs[2], 84);
+    CHECK_EQ(types[2], IBV_FLOW_SPEC_UDP);
+    CHECK_EQ(get_u16(&buf, 88), 16);
+    CHECK_EQ(ofs[3], 100);
+    CHECK_EQ(types[3], IBV_FLOW_SPEC_ACTION_TAG);
+    CHECK_EQ(get_u16(&buf, 104), 12);
+    CHECK_EQ(ofs[4], 112);
+    CHECK_EQ(types[4], IBV_FLOW_SPEC_ACTION_COUNT);
+    CHECK_EQ(get_u16(&buf, 116), 16);
 
     /* ETH: val at +6 (dst, src, type, vlan), mask at +22. */
     CHECK_BYTES(&buf, 26, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55,
@@ -309,7 +282,7 @@ test_eth_ipv4_udp_tag_count(void)
     /* UDP: val at +6 with dst_port first, mask at +10. */
     CHECK_BYTES(&buf, 90, 0x00, 0x35, 0x00, 0x00, 0xff, 0xff, 0x00, 0x00);
     /* TAG: the plain host-order value at +8. */
-    CHECK_INT(get_u32(&buf, 108), 5);
+    CHECK_EQ(get_u32(&buf, 108), 5);
     /* COUNT: the counters pointer at +8. */
     CHECK(get_ptr(&buf, 120) == FAKE_COUNTERS);
 
@@ -359,7 +332,7 @@ test_golden_drop_rule(void)
                 /* @60 DROP (0x1001, 8). */
                 0x01, 0x10, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00);
 #endif
-    CHECK_INT(buf.size, 20 + 24 + 16 + 8);
+    CHECK_EQ(buf.size, 20 + 24 + 16 + 8);
     check_format(&buf, "prio=8 ipv4(src=192.168.1.0/24) "
                  "tcp(src=0x0400/0xfc00,dst=80) drop");
     ofpbuf_uninit(&buf);
@@ -381,16 +354,16 @@ test_ipv4_ext(void)
     rule_set_tag(&rule, 9);
     ofpbuf_init(&buf, 0);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 2);
-    CHECK_INT(types[0], IBV_FLOW_SPEC_IPV4_EXT);
-    CHECK_INT(get_u16(&buf, 24), 32);
-    CHECK_INT(ofs[1], 52);
-    CHECK_INT(buf.size, 20 + 32 + 12);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 2);
+    CHECK_EQ(types[0], IBV_FLOW_SPEC_IPV4_EXT);
+    CHECK_EQ(get_u16(&buf, 24), 32);
+    CHECK_EQ(ofs[1], 52);
+    CHECK_EQ(buf.size, 20 + 32 + 12);
     /* val: src 28, dst 32, proto 36, tos 37, ttl 38, flags 39; mask from
      * 40: proto at 48. */
     CHECK_BYTES(&buf, 36, IPPROTO_GRE, 0, 0, 0);
     CHECK_BYTES(&buf, 48, 0xff, 0, 0, 0);
-    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_UNTAGGED + 1);
+    CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_UNTAGGED + 1);
     check_format(&buf, "prio=9 ipv4(proto=47) tag(9)");
 
     /* So does a tos match. */
@@ -401,10 +374,10 @@ test_ipv4_ext(void)
     rule_set_tag(&rule, 9);
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 3);
-    CHECK_INT(types[0], IBV_FLOW_SPEC_IPV4_EXT);
-    CHECK_INT(types[1], IBV_FLOW_SPEC_UDP);
-    CHECK_INT(ofs[1], 52);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 3);
+    CHECK_EQ(types[0], IBV_FLOW_SPEC_IPV4_EXT);
+    CHECK_EQ(types[1], IBV_FLOW_SPEC_UDP);
+    CHECK_EQ(ofs[1], 52);
     CHECK_BYTES(&buf, 37, 0xb8);
     CHECK_BYTES(&buf, 49, 0xfc);
     /* Never a ttl or flags mask: mlx5 refuses them. */
@@ -443,18 +416,18 @@ test_ipv6_tcp(void)
 
     ofpbuf_init(&buf, 0);
     hw_encode_flow(&rule, &handles, 1, &buf);
-    CHECK_INT(buf.size, 20 + 40 + 88 + 16 + 8 + 16);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 5);
-    CHECK_INT(types[1], IBV_FLOW_SPEC_IPV6);
-    CHECK_INT(ofs[1], 60);
-    CHECK_INT(get_u16(&buf, 64), 88);
-    CHECK_INT(types[2], IBV_FLOW_SPEC_TCP);
-    CHECK_INT(ofs[2], 148);
-    CHECK_INT(types[3], IBV_FLOW_SPEC_ACTION_DROP);
-    CHECK_INT(ofs[3], 164);
-    CHECK_INT(get_u16(&buf, 168), 8);
-    CHECK_INT(types[4], IBV_FLOW_SPEC_ACTION_COUNT);
-    CHECK_INT(ofs[4], 172);
+    CHECK_EQ(buf.size, 20 + 40 + 88 + 16 + 8 + 16);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 5);
+    CHECK_EQ(types[1], IBV_FLOW_SPEC_IPV6);
+    CHECK_EQ(ofs[1], 60);
+    CHECK_EQ(get_u16(&buf, 64), 88);
+    CHECK_EQ(types[2], IBV_FLOW_SPEC_TCP);
+    CHECK_EQ(ofs[2], 148);
+    CHECK_EQ(types[3], IBV_FLOW_SPEC_ACTION_DROP);
+    CHECK_EQ(ofs[3], 164);
+    CHECK_EQ(get_u16(&buf, 168), 8);
+    CHECK_EQ(types[4], IBV_FLOW_SPEC_ACTION_COUNT);
+    CHECK_EQ(ofs[4], 172);
 
     /* IPv6 val at +8: src, dst, label (network order), next_hdr, tclass,
      * hop_limit; mask at +48. */
@@ -467,7 +440,7 @@ test_ipv6_tcp(void)
     /* TCP src port after dst. */
     CHECK_BYTES(&buf, 154, 0x00, 0x00, 0x03, 0xe8, 0x00, 0x00, 0xff, 0xff);
 
-    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_UNTAGGED);
+    CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_UNTAGGED);
     check_format(&buf, "prio=8 eth(src=02:00:00:00:00:01) "
                  "ipv6(src=2001:db8::/32,dst=2001:db8::7,label=0x12345,"
                  "tclass=0x03/0x03) tcp(src=1000) drop count");
@@ -492,11 +465,11 @@ test_vlan_and_bands(void)
 
     ofpbuf_init(&buf, 0);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 4);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 4);
     /* vlan_tag is the last field of each filter (val +14, mask +30). */
     CHECK_BYTES(&buf, 40, 0x00, 0x64);
     CHECK_BYTES(&buf, 56, 0x0f, 0xff);
-    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_TAGGED);
+    CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_TAGGED);
     check_format(&buf, "prio=0 eth(vlan=0x0064/0x0fff) ipv4() udp(dst=53) "
                  "tag(77)");
 
@@ -504,29 +477,29 @@ test_vlan_and_bands(void)
     rule.outer.present = HW_HDR_ETH | HW_HDR_IPV4;
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 3);
-    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_TAGGED + 1);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 3);
+    CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_TAGGED + 1);
 
     rule.outer.present = HW_HDR_ETH;
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 2);
-    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_TAGGED + 2);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 2);
+    CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_TAGGED + 2);
 
     /* A TCI mask alone is enough for an ETH spec. */
     rule.outer.present = 0;
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 2);
-    CHECK_INT(types[0], IBV_FLOW_SPEC_ETH);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 2);
+    CHECK_EQ(types[0], IBV_FLOW_SPEC_ETH);
 
     rule.outer.eth_mask.tci = htons(0);
     rule.outer.eth.tci = htons(0);
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 1);
-    CHECK_INT(types[0], IBV_FLOW_SPEC_ACTION_TAG);
-    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_UNTAGGED + 2);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 1);
+    CHECK_EQ(types[0], IBV_FLOW_SPEC_ACTION_TAG);
+    CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_UNTAGGED + 2);
     check_format(&buf, "prio=10 tag(77)");
 
     /* An ETH spec asked for with nothing masked: 40 zero bytes after the
@@ -534,7 +507,7 @@ test_vlan_and_bands(void)
     rule.outer.present = HW_HDR_ETH;
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 2);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 2);
     CHECK_BYTES(&buf, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     check_format(&buf, "prio=10 eth() tag(77)");
@@ -542,7 +515,7 @@ test_vlan_and_bands(void)
     rule.outer.present = HW_HDR_IPV6 | HW_HDR_UDP;
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_UNTAGGED);
+    CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_UNTAGGED);
     ofpbuf_uninit(&buf);
 }
 
@@ -577,8 +550,8 @@ test_values_anded(void)
 
     ofpbuf_init(&buf, 0);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 4);
-    CHECK_INT(types[1], IBV_FLOW_SPEC_IPV4_EXT);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 4);
+    CHECK_EQ(types[1], IBV_FLOW_SPEC_IPV4_EXT);
     check_format(&buf, "prio=0 eth(dst=01:00:00:00:00:00/01:00:00:00:00:00,"
                  "vlan=0x0fff/0x0fff) ipv4(src=10.1.2.0/24,tos=0x03/0x03) "
                  "tcp(src=0xff00/0xff00) tag(1)");
@@ -595,7 +568,7 @@ test_values_anded(void)
     rule_set_tag(&rule, 1);
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 2);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 2);
     check_format(&buf, "prio=9 ipv6(src=ffff::/16,label=0xff/0xff,"
                  "tclass=0xf0/0xf0) tag(1)");
 
@@ -603,7 +576,7 @@ test_values_anded(void)
     rule.outer.ipv6_mask.label = OVS_BE32_MAX;
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 2);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 2);
     CHECK_BYTES(&buf, 60, 0x00, 0x0f, 0xff, 0xff);
     CHECK_BYTES(&buf, 100, 0x00, 0x0f, 0xff, 0xff);
     ofpbuf_uninit(&buf);
@@ -627,11 +600,11 @@ test_actions(void)
     rule.count = true;
     ofpbuf_init(&buf, 0);
     hw_encode_flow(&rule, &handles, 1, &buf);
-    CHECK_INT(buf.size, 20 + 8 + 16 + 16);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 3);
-    CHECK_INT(types[0], IBV_FLOW_SPEC_ACTION_DROP);
-    CHECK_INT(types[1], IBV_FLOW_SPEC_ACTION_COUNT);
-    CHECK_INT(types[2], IBV_FLOW_SPEC_ACTION_HANDLE);
+    CHECK_EQ(buf.size, 20 + 8 + 16 + 16);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 3);
+    CHECK_EQ(types[0], IBV_FLOW_SPEC_ACTION_DROP);
+    CHECK_EQ(types[1], IBV_FLOW_SPEC_ACTION_COUNT);
+    CHECK_EQ(types[2], IBV_FLOW_SPEC_ACTION_HANDLE);
     CHECK(get_ptr(&buf, ofs[1] + 8) == FAKE_COUNTERS);
     CHECK(get_ptr(&buf, ofs[2] + 8) == FAKE_REFORMAT);
     check_format(&buf, "prio=10 drop count handle");
@@ -643,19 +616,19 @@ test_actions(void)
     rule.tag = 0xffffff;
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, &handles, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 2);
-    CHECK_INT(types[0], IBV_FLOW_SPEC_ACTION_TAG);
-    CHECK_INT(get_u32(&buf, ofs[0] + 8), 0xffffff);
-    CHECK_INT(types[1], IBV_FLOW_SPEC_ACTION_HANDLE);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 2);
+    CHECK_EQ(types[0], IBV_FLOW_SPEC_ACTION_TAG);
+    CHECK_EQ(get_u32(&buf, ofs[0] + 8), 0xffffff);
+    CHECK_EQ(types[1], IBV_FLOW_SPEC_ACTION_HANDLE);
     check_format(&buf, "prio=10 tag(16777215) handle");
 
     /* RSS without a tag or count: an empty rule, header only. */
     rule_init(&rule);
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, NULL, 3, &buf);
-    CHECK_INT(buf.size, 20);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 0);
-    CHECK_INT(attr_of(&buf)->port, 3);
+    CHECK_EQ(buf.size, 20);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 0);
+    CHECK_EQ(attr_of(&buf)->port, 3);
     check_format(&buf, "prio=10");
     ofpbuf_uninit(&buf);
 }
@@ -739,34 +712,6 @@ test_format_robust(void)
 
 /* Tunnels. */
 
-/* A VXLAN decap rule as hw-apis.md 1.2 counts it: ETH(40) IPV4(24)
- * UDP(16, dport 4789) VXLAN_TUNNEL(16) ETH|INNER(40) IPV4|INNER(24)
- * TCP|INNER(16) TAG(12) COUNT(16): 9 specs, 20 + 204 = 224 bytes. */
-static void
-vxlan_rule_init(struct hw_rule *rule)
-{
-    rule_init(rule);
-    rule->outer.present = HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_UDP;
-    rule->outer.ipv4.src = htonl(0x01010258);
-    rule->outer.ipv4_mask.src = OVS_BE32_MAX;
-    rule->outer.ipv4.dst = htonl(0x0101025c);
-    rule->outer.ipv4_mask.dst = OVS_BE32_MAX;
-    rule->outer.l4.dst = htons(4789);
-    rule->outer.l4_mask.dst = OVS_BE16_MAX;
-    rule->tunnel = HW_TUNNEL_VXLAN;
-    rule->tnl.vni = htonl(0x7b);
-    rule->tnl_mask.vni = htonl(0xffffff);
-    rule->inner.present = HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_TCP;
-    rule->inner.eth.dst = (struct eth_addr) ETH_ADDR_C(aa, 55, aa, 55, 00, 01);
-    rule->inner.eth_mask.dst = eth_addr_exact;
-    rule->inner.ipv4.dst = htonl(0x0a000002);
-    rule->inner.ipv4_mask.dst = OVS_BE32_MAX;
-    rule->inner.l4.dst = htons(80);
-    rule->inner.l4_mask.dst = OVS_BE16_MAX;
-    rule->reformat = HW_REFORMAT_L2_DECAP;
-    rule_set_tag(rule, 7);
-}
-
 static void
 test_vxlan_decap(void)
 {
@@ -777,23 +722,23 @@ test_vxlan_decap(void)
     size_t ofs[10];
     uint32_t types[10];
 
-    vxlan_rule_init(&rule);
+    vxlan_decap_rule_init(&rule);
     ofpbuf_init(&buf, 0);
     hw_encode_flow(&rule, &handles, 1, &buf);
-    CHECK_INT(buf.size, 224);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 9);
-    CHECK_INT(attr_of(&buf)->flags, 0);
-    CHECK_INT(types[0], IBV_FLOW_SPEC_ETH);
-    CHECK_INT(types[1], IBV_FLOW_SPEC_IPV4);
-    CHECK_INT(types[2], IBV_FLOW_SPEC_UDP);
-    CHECK_INT(types[3], IBV_FLOW_SPEC_VXLAN_TUNNEL);
-    CHECK_INT(types[4], IBV_FLOW_SPEC_ETH | inner);
-    CHECK_INT(types[5], IBV_FLOW_SPEC_IPV4 | inner);
-    CHECK_INT(types[6], IBV_FLOW_SPEC_TCP | inner);
-    CHECK_INT(types[7], IBV_FLOW_SPEC_ACTION_TAG);
-    CHECK_INT(types[8], IBV_FLOW_SPEC_ACTION_COUNT);
-    CHECK_INT(ofs[3], 20 + 40 + 24 + 16);
-    CHECK_INT(get_u16(&buf, ofs[3] + 4), 16);
+    CHECK_EQ(buf.size, 224);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 9);
+    CHECK_EQ(attr_of(&buf)->flags, 0);
+    CHECK_EQ(types[0], IBV_FLOW_SPEC_ETH);
+    CHECK_EQ(types[1], IBV_FLOW_SPEC_IPV4);
+    CHECK_EQ(types[2], IBV_FLOW_SPEC_UDP);
+    CHECK_EQ(types[3], IBV_FLOW_SPEC_VXLAN_TUNNEL);
+    CHECK_EQ(types[4], IBV_FLOW_SPEC_ETH | inner);
+    CHECK_EQ(types[5], IBV_FLOW_SPEC_IPV4 | inner);
+    CHECK_EQ(types[6], IBV_FLOW_SPEC_TCP | inner);
+    CHECK_EQ(types[7], IBV_FLOW_SPEC_ACTION_TAG);
+    CHECK_EQ(types[8], IBV_FLOW_SPEC_ACTION_COUNT);
+    CHECK_EQ(ofs[3], 20 + 40 + 24 + 16);
+    CHECK_EQ(get_u16(&buf, ofs[3] + 4), 16);
     /* VNI big-endian in the low 24 bits: val at +8, mask at +12. */
     CHECK_BYTES(&buf, ofs[3] + 8, 0x00, 0x00, 0x00, 0x7b,
                 0x00, 0xff, 0xff, 0xff);
@@ -801,7 +746,7 @@ test_vxlan_decap(void)
     CHECK_BYTES(&buf, ofs[2] + 6, 0x12, 0xb5, 0x00, 0x00, 0xff, 0xff);
     /* A tunnel rule is more specific than the outer-only rule of the
      * tnl_pop flow, and its band comes first. */
-    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_TUNNEL);
+    CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_TUNNEL);
     CHECK(HW_PRIO_TUNNEL + 2 < HW_PRIO_UNTAGGED);
     check_format(&buf, "prio=5 eth() ipv4(src=1.1.2.88,dst=1.1.2.92) "
                  "udp(dst=4789) vxlan(vni=0x7b) "
@@ -812,28 +757,28 @@ test_vxlan_decap(void)
     handles.reformat = FAKE_REFORMAT;
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, &handles, 1, &buf);
-    CHECK_INT(buf.size, 224 + 16);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 10);
-    CHECK_INT(types[9], IBV_FLOW_SPEC_ACTION_HANDLE);
+    CHECK_EQ(buf.size, 224 + 16);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 10);
+    CHECK_EQ(types[9], IBV_FLOW_SPEC_ACTION_HANDLE);
     CHECK(get_ptr(&buf, ofs[9] + 8) == FAKE_REFORMAT);
 
     /* The sub-priority follows the inner headers. */
     rule.inner.present &= ~HW_HDR_TCP;
     rule.inner.l4_mask.dst = htons(0);
     rule.inner.l4.dst = htons(0);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TUNNEL + 1);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_TUNNEL + 1);
     rule.inner.present &= ~HW_HDR_IPV4;
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TUNNEL + 2);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_TUNNEL + 2);
     /* ...and a decap rule is hashed on what it delivers: the inner
      * packet. */
     rule.inner.present |= HW_HDR_IPV6 | HW_HDR_UDP;
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV6_UDP);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV6_UDP);
     rule.reformat = HW_REFORMAT_NONE;
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV4_UDP);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV4_UDP);
 
     /* An inner VLAN match is the inner VLAN guard's, before them all. */
     rule.inner.eth_mask.tci = htons(VLAN_CFI);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TUNNEL_GUARD);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_TUNNEL_GUARD);
     CHECK(HW_PRIO_VLAN_GUARD < HW_PRIO_TUNNEL_GUARD);
     CHECK(HW_PRIO_TUNNEL_GUARD < HW_PRIO_TUNNEL);
     ofpbuf_uninit(&buf);
@@ -866,19 +811,19 @@ test_gre_l3(void)
 
     ofpbuf_init(&buf, 0);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 5);
-    CHECK_INT(buf.size, 20 + 88 + 24 + 24 + 16 + 12);
-    CHECK_INT(types[0], IBV_FLOW_SPEC_IPV6);
-    CHECK_INT(types[1], IBV_FLOW_SPEC_GRE);
-    CHECK_INT(types[2], IBV_FLOW_SPEC_IPV4 | IBV_FLOW_SPEC_INNER);
-    CHECK_INT(types[3], IBV_FLOW_SPEC_UDP | IBV_FLOW_SPEC_INNER);
-    CHECK_INT(get_u16(&buf, ofs[1] + 4), 24);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 5);
+    CHECK_EQ(buf.size, 20 + 88 + 24 + 24 + 16 + 12);
+    CHECK_EQ(types[0], IBV_FLOW_SPEC_IPV6);
+    CHECK_EQ(types[1], IBV_FLOW_SPEC_GRE);
+    CHECK_EQ(types[2], IBV_FLOW_SPEC_IPV4 | IBV_FLOW_SPEC_INNER);
+    CHECK_EQ(types[3], IBV_FLOW_SPEC_UDP | IBV_FLOW_SPEC_INNER);
+    CHECK_EQ(get_u16(&buf, ofs[1] + 4), 24);
     /* GRE: c_ks_res0_ver (never masked: EOPNOTSUPP on mlx5), protocol,
      * key, all network order; val at +8, mask at +16. */
     CHECK_BYTES(&buf, ofs[1] + 8, 0x00, 0x00, 0x08, 0x00,
                 0x00, 0x00, 0x01, 0xc8,
                 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
-    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_TUNNEL);
+    CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_TUNNEL);
     check_format(&buf, "prio=5 ipv6(dst=2001:db8::1) "
                  "gre(proto=0x0800,key=0x1c8) inner_ipv4() "
                  "inner_udp(src=53) tag(3)");
@@ -909,11 +854,11 @@ test_egress_encap(void)
     rule.count = true;
     ofpbuf_init(&buf, 0);
     hw_encode_flow(&rule, &handles, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 4);
-    CHECK_INT(attr_of(&buf)->flags, IBV_FLOW_ATTR_FLAGS_EGRESS);
-    CHECK_INT(types[2], IBV_FLOW_SPEC_ACTION_COUNT);
-    CHECK_INT(types[3], IBV_FLOW_SPEC_ACTION_HANDLE);
-    CHECK_INT(attr_of(&buf)->priority, HW_PRIO_UNTAGGED);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 4);
+    CHECK_EQ(attr_of(&buf)->flags, IBV_FLOW_ATTR_FLAGS_EGRESS);
+    CHECK_EQ(types[2], IBV_FLOW_SPEC_ACTION_COUNT);
+    CHECK_EQ(types[3], IBV_FLOW_SPEC_ACTION_HANDLE);
+    CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_UNTAGGED);
     check_format(&buf, "prio=8 flags=0x4 ipv4(dst=10.0.0.2) tcp() count "
                  "handle");
 
@@ -928,7 +873,7 @@ test_egress_encap(void)
     rule.reformat = HW_REFORMAT_L3_ENCAP;
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, &handles, 1, &buf);
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 2);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 2);
     check_format(&buf, "prio=10 flags=0x4 eth(dst=0e:48:00:00:00:07,"
                  "type=0x88b5) handle");
 
@@ -975,19 +920,19 @@ test_translate_then_encode(void)
     nl_msg_put_u32(&actions, OVS_ACTION_ATTR_OUTPUT, 2);
     ofpbuf_init(&buf, 0);
 
-    CHECK_INT(hw_translate_flow(&match, actions.data, actions.size, &params,
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
                                 &rule, &reason), 0);
     hw_encode_flow(&rule, &handles, 1, &buf);
     /* IPV4 (not EXT: the UDP spec carries the protocol) + UDP + TAG +
      * COUNT. */
-    CHECK_INT(walk_specs(&buf, ofs, types, 10), 4);
-    CHECK_INT(buf.size, 20 + 24 + 16 + 12 + 16);
+    CHECK_EQ(walk_specs(&buf, ofs, types, 10), 4);
+    CHECK_EQ(buf.size, 20 + 24 + 16 + 12 + 16);
     check_format(&buf, "prio=8 ipv4(dst=10.0.0.1) udp(dst=53) tag(5) count");
 
     /* The same flow with no actions: a counted drop. */
     ofpbuf_clear(&actions);
     ofpbuf_clear(&buf);
-    CHECK_INT(hw_translate_flow(&match, actions.data, actions.size, &params,
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
                                 &rule, &reason), 0);
     hw_encode_flow(&rule, &handles, 1, &buf);
     check_format(&buf, "prio=8 ipv4(dst=10.0.0.1) udp(dst=53) drop count");
@@ -999,7 +944,7 @@ test_translate_then_encode(void)
     match.wc.masks.nw_frag = 0;
     match.wc.masks.tp_dst = htons(0);
     ofpbuf_clear(&buf);
-    CHECK_INT(hw_translate_flow(&match, actions.data, actions.size, &params,
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
                                 &rule, &reason), 0);
     hw_encode_flow(&rule, &handles, 1, &buf);
     check_format(&buf, "prio=10 eth(type=0x0806) drop count");
@@ -1010,10 +955,7 @@ test_translate_then_encode(void)
     ofpbuf_uninit(&actions);
 }
 
-static const struct {
-    const char *name;
-    void (*function)(void);
-} tests[] = {
+static const struct test_hw_case tests[] = {
 #define TEST(NAME) { #NAME, test_##NAME }
     TEST(eth_ipv4_udp_tag_count),
     TEST(golden_drop_rule),
@@ -1033,23 +975,8 @@ static const struct {
 static void
 run_hw_encode_tests(int argc, char *argv[])
 {
-    size_t n_run = 0;
-
     set_program_name(argv[0]);
-    for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
-        bool selected = argc <= 1;
-
-        for (int j = 1; j < argc; j++) {
-            selected = selected || !strcmp(argv[j], tests[i].name);
-        }
-        if (selected) {
-            tests[i].function();
-            n_run++;
-        }
-    }
-    if (!n_run) {
-        ovs_fatal(0, "no test matches");
-    }
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests), false);
 }
 
 OVSTEST_REGISTER("test-hw-encode", run_hw_encode_tests);

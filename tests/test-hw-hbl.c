@@ -59,131 +59,20 @@
 #include "ovs-rcu.h"
 #include "ovstest.h"
 #include "test-hw-check.h"
+#include "test-hw-frame.h"
+#include "test-hw-model-port.h"
 #include "packets.h"
 #include "util.h"
-
-#define CHECK_BYTES(GOT, WANT, N)                                       \
-    check_bytes(__FILE__, __LINE__, #GOT, GOT, WANT, N)
-
-static void
-check_bytes(const char *file, int line, const char *what, const void *got_,
-            const void *want_, size_t n)
-{
-    const uint8_t *got = got_, *want = want_;
-
-    for (size_t i = 0; i < n; i++) {
-        if (got[i] != want[i]) {
-            struct ds s = DS_EMPTY_INITIALIZER;
-
-            ds_put_format(&s, "%s:%d: %s differs at byte %"PRIuSIZE
-                          " (%#04x, expected %#04x)\ngot:\n", file, line,
-                          what, i, got[i], want[i]);
-            ds_put_hex_dump(&s, got, n, 0, false);
-            ds_put_cstr(&s, "expected:\n");
-            ds_put_hex_dump(&s, want, n, 0, false);
-            ovs_abort(0, "%s", ds_cstr(&s));
-        }
-    }
-}
 
 /* ---------------------------------------------------------------------- */
 /* Frames, built byte by byte.                                            */
 /* ---------------------------------------------------------------------- */
 
-struct frame {
-    uint8_t data[70000];
-    size_t len;
-};
-
-static struct frame *
-frame_new(void)
-{
-    return xzalloc(sizeof(struct frame));
-}
-
-static uint8_t *
-put(struct frame *f, const void *p, size_t n)
-{
-    uint8_t *dst = f->data + f->len;
-
-    CHECK(f->len + n <= sizeof f->data);
-    if (p) {
-        memcpy(dst, p, n);
-    } else {
-        memset(dst, 0, n);
-    }
-    f->len += n;
-    return dst;
-}
-
-static void
-put_u8(struct frame *f, uint8_t x)
-{
-    put(f, &x, 1);
-}
-
-static void
-put_be16(struct frame *f, uint16_t x)
-{
-    uint8_t b[2] = { x >> 8, x };
-
-    put(f, b, 2);
-}
-
-static void
-put_be32(struct frame *f, uint32_t x)
-{
-    uint8_t b[4] = { x >> 24, x >> 16, x >> 8, x };
-
-    put(f, b, 4);
-}
-
-static void
-set_be16(uint8_t *p, uint16_t x)
-{
-    p[0] = x >> 8;
-    p[1] = x;
-}
-
-static void
-put_eth(struct frame *f, uint8_t dst_last, uint8_t src_last, int tci,
-        uint16_t type)
-{
-    uint8_t dst[6] = { 0x00, 0x11, 0x22, 0x33, 0x44, dst_last };
-    uint8_t src[6] = { 0x02, 0xaa, 0xbb, 0xcc, 0xdd, src_last };
-
-    put(f, dst, 6);
-    put(f, src, 6);
-    if (tci >= 0) {
-        put_be16(f, ETH_TYPE_VLAN_8021Q);
-        put_be16(f, tci);
-    }
-    put_be16(f, type);
-}
-
-/* Internet checksum of 'n' bytes, as a value to store big-endian. */
-static uint16_t
-inet_sum(const uint8_t *p, size_t n)
-{
-    uint32_t sum = 0;
-
-    for (size_t i = 0; i + 1 < n; i += 2) {
-        sum += p[i] << 8 | p[i + 1];
-    }
-    if (n & 1) {
-        sum += p[n - 1] << 8;
-    }
-    while (sum >> 16) {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    return ~sum & 0xffff;
-}
-
 /* An IPv4 header with 'n_opt' bytes of options (NOPs); returns its start
  * so that the caller can fill the length and checksum. */
 static uint8_t *
-put_ipv4(struct frame *f, uint8_t proto, uint32_t src, uint32_t dst,
-         size_t n_opt)
+put_ipv4_opt(struct frame *f, uint8_t proto, uint32_t src, uint32_t dst,
+             size_t n_opt)
 {
     uint8_t *ip = f->data + f->len;
 
@@ -215,29 +104,38 @@ fix_ipv4(uint8_t *ip, size_t ip_len)
     set_be16(ip + 10, inet_sum(ip, ihl));
 }
 
+#define OUTER_DMAC "00:11:22:33:44:55"
+#define OUTER_SMAC "02:aa:bb:cc:dd:01"
+#define INNER_DMAC "00:11:22:33:44:66"
+#define INNER_SMAC "02:aa:bb:cc:dd:77"
 #define VXLAN_VNI 0x123456
 #define GRE_KEY_VALUE 0x01020304
 #define OUTER_SRC 0xac1f0101        /* 172.31.1.1 */
 #define OUTER_DST 0xac1f0164        /* 172.31.1.100 */
 
-/* The tnl_push header OVS builds for VXLAN over IPv4: Ethernet, IPv4
- * (length and checksum left for the push), UDP to 4789 (source port and
- * length left for the push), VXLAN. */
+/* The Ethernet and IPv4 headers of a tnl_push header for 'proto': OVS
+ * leaves the length for the push and keeps a partial checksum. */
 static struct frame *
-vxlan_header(void)
+outer_head(uint8_t proto)
 {
     struct frame *f = frame_new();
     uint8_t *ip;
 
-    put_eth(f, 0x55, 0x01, -1, ETH_TYPE_IP);
-    ip = put_ipv4(f, IPPROTO_UDP, OUTER_SRC, OUTER_DST, 0);
-    fix_ipv4(ip, IP_HEADER_LEN);    /* OVS keeps a partial checksum. */
-    put_be16(f, 0);
-    put_be16(f, 4789);
-    put_be16(f, 0);
-    put_be16(f, 0);
-    put_be32(f, 0x08000000);
-    put_be32(f, VXLAN_VNI << 8);
+    put_eth(f, OUTER_DMAC, OUTER_SMAC, -1, ETH_TYPE_IP);
+    ip = put_ipv4_opt(f, proto, OUTER_SRC, OUTER_DST, 0);
+    fix_ipv4(ip, IP_HEADER_LEN);
+    return f;
+}
+
+/* The tnl_push header OVS builds for VXLAN over IPv4: the outer head, UDP
+ * to 4789 (source port and length left for the push), VXLAN. */
+static struct frame *
+vxlan_header(void)
+{
+    struct frame *f = outer_head(IPPROTO_UDP);
+
+    put_udp(f, 0, 4789, 0, 0);
+    put_vxlan(f, VXLAN_VNI);
     return f;
 }
 
@@ -246,17 +144,9 @@ vxlan_header(void)
 static struct frame *
 gre_header(bool key)
 {
-    struct frame *f = frame_new();
-    uint8_t *ip;
+    struct frame *f = outer_head(IPPROTO_GRE);
 
-    put_eth(f, 0x55, 0x01, -1, ETH_TYPE_IP);
-    ip = put_ipv4(f, IPPROTO_GRE, OUTER_SRC, OUTER_DST, 0);
-    fix_ipv4(ip, IP_HEADER_LEN);
-    put_be16(f, key ? 0x2000 : 0);
-    put_be16(f, ETH_TYPE_TEB);
-    if (key) {
-        put_be32(f, GRE_KEY_VALUE);
-    }
+    put_gre(f, key ? 0x2000 : 0, ETH_TYPE_TEB, GRE_KEY_VALUE);
     return f;
 }
 
@@ -267,12 +157,9 @@ inner_frame(size_t size)
     struct frame *f = frame_new();
     uint8_t *ip;
 
-    put_eth(f, 0x66, 0x77, -1, ETH_TYPE_IP);
-    ip = put_ipv4(f, IPPROTO_UDP, 0x0a000001, 0x0a000002, 0);
-    put_be16(f, 1234);
-    put_be16(f, 5678);
-    put_be16(f, size - ETH_HEADER_LEN - IP_HEADER_LEN);
-    put_be16(f, 0);
+    put_eth(f, INNER_DMAC, INNER_SMAC, -1, ETH_TYPE_IP);
+    ip = put_ipv4_opt(f, IPPROTO_UDP, 0x0a000001, 0x0a000002, 0);
+    put_udp(f, 1234, 5678, size - ETH_HEADER_LEN - IP_HEADER_LEN, 0);
     while (f->len < size) {
         put_u8(f, f->len & 0xff);
     }
@@ -319,23 +206,6 @@ headed(const struct frame *header, size_t head_len,
     ip[14] = src >> 8;
     ip[15] = src;
     return f;
-}
-
-static struct dp_packet *
-packet_from(const struct frame *f)
-{
-    struct dp_packet *packet = dp_packet_new(f->len + 128);
-
-    dp_packet_reserve(packet, 128);
-    dp_packet_put(packet, f->data, f->len);
-    return packet;
-}
-
-static void
-check_packet(const struct dp_packet *packet, const struct frame *want)
-{
-    CHECK_EQ(dp_packet_size(packet), want->len);
-    CHECK_BYTES(dp_packet_data(packet), want->data, want->len);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -460,7 +330,8 @@ test_spec_errors(void)
 
     /* IPv6 outer. */
     f = frame_new();
-    put_eth(f, 1, 2, -1, ETH_TYPE_IPV6);
+    put_eth(f, "00:11:22:33:44:01", "02:aa:bb:cc:dd:02", -1,
+            ETH_TYPE_IPV6);
     put(f, NULL, 40 + 16);
     check_refused(f, "IPv4 only");
     free(f);
@@ -501,8 +372,8 @@ test_spec_errors(void)
 
     /* IPv4 options: the head carries them. */
     f = frame_new();
-    put_eth(f, 1, 2, -1, ETH_TYPE_IP);
-    ip = put_ipv4(f, IPPROTO_GRE, OUTER_SRC, OUTER_DST, 4);
+    put_eth(f, "00:11:22:33:44:01", "02:aa:bb:cc:dd:02", -1, ETH_TYPE_IP);
+    ip = put_ipv4_opt(f, IPPROTO_GRE, OUTER_SRC, OUTER_DST, 4);
     fix_ipv4(ip, 24);
     put_be16(f, 0);
     put_be16(f, ETH_TYPE_TEB);
@@ -519,120 +390,32 @@ test_spec_errors(void)
 
 static const struct hw_dev_ops *ops;
 
-struct capture {
-    struct dp_packet *packets[16];
-    size_t n;
-};
-
-static void
-capture_tx(void *capture_, const struct dp_packet *packet)
-{
-    struct capture *c = capture_;
-
-    CHECK(c->n < ARRAY_SIZE(c->packets));
-    c->packets[c->n++] = dp_packet_clone(packet);
-}
-
-static void
-capture_clear(struct capture *c)
-{
-    for (size_t i = 0; i < c->n; i++) {
-        dp_packet_delete(c->packets[i]);
-    }
-    c->n = 0;
-}
-
-/* A device with a send QP, and an RSS QP (which cannot send). */
+/* A device with send QPs, and an RSS QP (which cannot send). */
 struct setup {
-    const char *devname;
-    struct ibv_context *ctx;
-    struct hw_dev_caps caps;
-    struct ibv_pd *pd;
-    struct ibv_cq_ex *cq;
-    struct ibv_wq *wq;
-    struct ibv_rwq_ind_table *table;
-    struct ibv_qp *rss_qp;
+    struct model_port port;
     struct ibv_qp *tx_qp;
     struct ibv_qp *tx_qp2;
     struct capture capture;
 };
 
-static struct ibv_qp *
-create_send_qp(struct setup *s)
-{
-    struct ibv_qp_init_attr_ex qp_attr;
-    struct ibv_qp *qp;
-
-    memset(&qp_attr, 0, sizeof qp_attr);
-    qp_attr.qp_type = IBV_QPT_RAW_PACKET;
-    qp_attr.comp_mask = IBV_QP_INIT_ATTR_PD;
-    qp_attr.pd = s->pd;
-    qp_attr.send_cq = ibv_cq_ex_to_cq(s->cq);
-    qp_attr.recv_cq = ibv_cq_ex_to_cq(s->cq);
-    qp_attr.cap.max_send_wr = 64;
-    qp_attr.cap.max_send_sge = 1;
-    CHECK_ERR(ops->create_qp(s->ctx, &qp_attr, &qp), 0);
-    return qp;
-}
-
 static void
 setup_create(struct setup *s, const char *devname)
 {
-    struct ibv_rwq_ind_table_init_attr table_attr;
-    struct ibv_qp_init_attr_ex qp_attr;
-    struct ibv_wq_init_attr wq_attr;
-    static uint8_t key[40];
-
     memset(s, 0, sizeof *s);
-    s->devname = devname;
-    CHECK_ERR(ops->open(devname, &s->ctx), 0);
-    CHECK_ERR(ops->query_caps(s->ctx, &s->caps), 0);
-    CHECK_ERR(ops->alloc_pd(s->ctx, &s->pd), 0);
-    CHECK_ERR(ops->create_cq(s->ctx, 256, &s->cq), 0);
-
-    memset(&wq_attr, 0, sizeof wq_attr);
-    wq_attr.wq_type = IBV_WQT_RQ;
-    wq_attr.max_wr = 64;
-    wq_attr.max_sge = 1;
-    wq_attr.pd = s->pd;
-    wq_attr.cq = ibv_cq_ex_to_cq(s->cq);
-    CHECK_ERR(ops->create_wq(s->ctx, &wq_attr, &s->wq), 0);
-    memset(&table_attr, 0, sizeof table_attr);
-    table_attr.ind_tbl = &s->wq;
-    CHECK_ERR(ops->create_rwq_ind_table(s->ctx, &table_attr, &s->table), 0);
-    memset(&qp_attr, 0, sizeof qp_attr);
-    qp_attr.qp_type = IBV_QPT_RAW_PACKET;
-    qp_attr.comp_mask = (IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE
-                         | IBV_QP_INIT_ATTR_RX_HASH);
-    qp_attr.pd = s->pd;
-    qp_attr.rwq_ind_tbl = s->table;
-    qp_attr.rx_hash_conf.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
-    qp_attr.rx_hash_conf.rx_hash_key_len = sizeof key;
-    qp_attr.rx_hash_conf.rx_hash_key = key;
-    CHECK_ERR(ops->create_qp(s->ctx, &qp_attr, &s->rss_qp), 0);
-
-    s->tx_qp = create_send_qp(s);
-    s->tx_qp2 = create_send_qp(s);
+    model_port_create(&s->port, devname, 256, 0);
+    s->tx_qp = model_port_create_send_qp(&s->port);
+    s->tx_qp2 = model_port_create_send_qp(&s->port);
     CHECK_ERR(hw_model_set_wire_tx(devname, capture_tx, &s->capture), 0);
 }
 
 static void
 setup_destroy(struct setup *s)
 {
-    struct hw_model_objects objs;
-
-    CHECK_ERR(hw_model_set_wire_tx(s->devname, NULL, NULL), 0);
+    CHECK_ERR(hw_model_set_wire_tx(s->port.devname, NULL, NULL), 0);
     capture_clear(&s->capture);
     CHECK_ERR(ops->destroy_qp(s->tx_qp2), 0);
     CHECK_ERR(ops->destroy_qp(s->tx_qp), 0);
-    CHECK_ERR(ops->destroy_qp(s->rss_qp), 0);
-    CHECK_ERR(ops->destroy_rwq_ind_table(s->table), 0);
-    CHECK_ERR(ops->destroy_wq(s->wq), 0);
-    CHECK_ERR(ops->destroy_cq(s->cq), 0);
-    CHECK_ERR(ops->dealloc_pd(s->pd), 0);
-    CHECK_ERR(hw_model_count_objects(s->devname, &objs), 0);
-    CHECK_EQ(objs.total, 0);
-    ops->close(s->ctx);
+    model_port_destroy(&s->port);
 }
 
 /* Sends 'f' on 'qp'; checks the number the device dropped. */
@@ -642,8 +425,25 @@ send_frame(struct ibv_qp *qp, const struct frame *f, int want_dropped)
     struct dp_packet_batch batch;
 
     dp_packet_batch_init(&batch);
-    dp_packet_batch_add(&batch, packet_from(f));
+    dp_packet_batch_add(&batch, packet_from(f, 0));
     CHECK_EQ(ops->tx_burst(qp, &batch), want_dropped);
+}
+
+/* Sends 'F' on 'QP' of setup 'S' and checks that the wire gets 'WANT'
+ * alone. */
+#define CHECK_SENT(S, QP, F, WANT)                                      \
+    check_sent(__FILE__, __LINE__, S, QP, F, WANT)
+static void
+check_sent(const char *file, int line, struct setup *s, struct ibv_qp *qp,
+           const struct frame *f, const struct frame *want)
+{
+    send_frame(qp, f, 0);
+    if (s->capture.n != 1) {
+        ovs_abort(0, "%s:%d: %"PRIuSIZE" frames on the wire, expected 1",
+                  file, line, s->capture.n);
+    }
+    check_packet(file, line, s->capture.packets[0], want, 0);
+    capture_clear(&s->capture);
 }
 
 static struct hbldv_encap *
@@ -657,7 +457,7 @@ create_encap(struct setup *s, const struct frame *header,
     CHECK_ERR(hw_hbl_encap_spec_from_header(header->data, header->len,
                                             &spec, NULL), 0);
     hw_hbl_encap_attr_init(&spec, 1, order, &attr);
-    CHECK_ERR(ops->create_encap(s->ctx, &attr, &encap), 0);
+    CHECK_ERR(ops->create_encap(s->port.ctx, &attr, &encap), 0);
     CHECK(encap);
     return encap;
 }
@@ -669,15 +469,6 @@ hbl_info(const char *devname)
 
     CHECK_ERR(hw_model_hbl_get_info(devname, &info), 0);
     return info;
-}
-
-static struct hw_model_stats
-stats_of(const char *devname)
-{
-    struct hw_model_stats stats;
-
-    CHECK_ERR(hw_model_get_stats(devname, &stats), 0);
-    return stats;
 }
 
 static void
@@ -693,12 +484,12 @@ test_model_errors(void)
 
     setup_create(&plain, "model0");
     setup_create(&s, "hbl_model0");
-    CHECK(!plain.caps.qp_encap);
-    CHECK(plain.caps.reformat_types != 0);
-    CHECK(s.caps.qp_encap);
-    CHECK_EQ(s.caps.reformat_types, 0);
-    CHECK_EQ(s.caps.max_encap_header, 0);
-    CHECK(!eth_addr_equals(s.caps.mac, plain.caps.mac));
+    CHECK(!plain.port.caps.qp_encap);
+    CHECK(plain.port.caps.reformat_types != 0);
+    CHECK(s.port.caps.qp_encap);
+    CHECK_EQ(s.port.caps.reformat_types, 0);
+    CHECK_EQ(s.port.caps.max_encap_header, 0);
+    CHECK(!eth_addr_equals(s.port.caps.mac, plain.port.caps.mac));
 
     memset(&attr, 0, sizeof attr);
     attr.tnl_hdr_ptr = (uintptr_t) hdr;
@@ -712,39 +503,39 @@ test_model_errors(void)
 
     /* Not an hbl device: libhbl's answer for another provider. */
     encap = (struct hbldv_encap *) &attr;
-    CHECK_ERR(ops->create_encap(plain.ctx, &attr, &encap), EOPNOTSUPP);
+    CHECK_ERR(ops->create_encap(plain.port.ctx, &attr, &encap), EOPNOTSUPP);
     CHECK(!encap);
     CHECK_ERR(ops->hbl_modify_qp(plain.tx_qp, &qp_attr, IBV_QP_STATE,
                                  &hbl_attr), EOPNOTSUPP);
-    CHECK_ERR(ops->hbl_query_port(plain.ctx, 1, &port_attr), EOPNOTSUPP);
+    CHECK_ERR(ops->hbl_query_port(plain.port.ctx, 1, &port_attr), EOPNOTSUPP);
     CHECK_ERR(hw_model_hbl_set_max_encaps("model0", 4), ENODEV);
     CHECK_ERR(hw_model_hbl_set_max_encaps("hbl_mlx5_0", 4), ENODEV);
 
     /* create_encap arguments. */
-    CHECK_ERR(ops->create_encap(s.ctx, NULL, &encap), EINVAL);
+    CHECK_ERR(ops->create_encap(s.port.ctx, NULL, &encap), EINVAL);
     attr.port_num = 2;
-    CHECK_ERR(ops->create_encap(s.ctx, &attr, &encap), EINVAL);
+    CHECK_ERR(ops->create_encap(s.port.ctx, &attr, &encap), EINVAL);
     attr.port_num = 0;
-    CHECK_ERR(ops->create_encap(s.ctx, &attr, &encap), EINVAL);
+    CHECK_ERR(ops->create_encap(s.port.ctx, &attr, &encap), EINVAL);
     attr.port_num = 1;
     attr.encap_type = 3;
-    CHECK_ERR(ops->create_encap(s.ctx, &attr, &encap), EINVAL);
+    CHECK_ERR(ops->create_encap(s.port.ctx, &attr, &encap), EINVAL);
     attr.encap_type = HBLDV_ENCAP_TYPE_ENC_OVER_UDP;
     attr.tnl_hdr_size = 33;
-    CHECK_ERR(ops->create_encap(s.ctx, &attr, &encap), EINVAL);
+    CHECK_ERR(ops->create_encap(s.port.ctx, &attr, &encap), EINVAL);
     attr.tnl_hdr_size = 8;
     attr.tnl_hdr_ptr = 0;
-    CHECK_ERR(ops->create_encap(s.ctx, &attr, &encap), EFAULT);
+    CHECK_ERR(ops->create_encap(s.port.ctx, &attr, &encap), EFAULT);
     attr.tnl_hdr_ptr = (uintptr_t) hdr;
     attr.encap_type = HBLDV_ENCAP_TYPE_ENC_OVER_IPV4;
     attr.ip_proto = 256;
-    CHECK_ERR(ops->create_encap(s.ctx, &attr, &encap), EINVAL);
+    CHECK_ERR(ops->create_encap(s.port.ctx, &attr, &encap), EINVAL);
     attr.ip_proto = 47;
     CHECK_EQ(hbl_info("hbl_model0").n_encaps, 0);
     /* NO_ENC ignores the header. */
     attr.encap_type = HBLDV_ENCAP_TYPE_NO_ENC;
     attr.tnl_hdr_size = 100;
-    CHECK_ERR(ops->create_encap(s.ctx, &attr, &encap), 0);
+    CHECK_ERR(ops->create_encap(s.port.ctx, &attr, &encap), 0);
     CHECK_EQ(encap->encap_num, 1);
     CHECK_ERR(ops->destroy_encap(encap), 0);
     attr.encap_type = HBLDV_ENCAP_TYPE_ENC_OVER_IPV4;
@@ -754,22 +545,22 @@ test_model_errors(void)
     CHECK_ERR(hw_model_hbl_set_max_encaps("hbl_model0", 256), EINVAL);
     CHECK_ERR(hw_model_hbl_set_max_encaps("hbl_model0", 0), EINVAL);
     CHECK_ERR(hw_model_hbl_set_max_encaps("hbl_model0", 3), 0);
-    CHECK_ERR(ops->hbl_query_port(s.ctx, 1, &port_attr), 0);
+    CHECK_ERR(ops->hbl_query_port(s.port.ctx, 1, &port_attr), 0);
     CHECK_EQ(port_attr.max_num_of_encaps, 3);
-    CHECK_ERR(ops->hbl_query_port(s.ctx, 2, &port_attr), EINVAL);
-    CHECK_ERR(ops->hbl_query_port(s.ctx, 1, NULL), EINVAL);
+    CHECK_ERR(ops->hbl_query_port(s.port.ctx, 2, &port_attr), EINVAL);
+    CHECK_ERR(ops->hbl_query_port(s.port.ctx, 1, NULL), EINVAL);
     for (int i = 0; i < 3; i++) {
-        CHECK_ERR(ops->create_encap(s.ctx, &attr, &encaps[i]), 0);
+        CHECK_ERR(ops->create_encap(s.port.ctx, &attr, &encaps[i]), 0);
         CHECK_EQ(encaps[i]->encap_num, i + 1);
     }
     /* Even an invalid request fails on the id first, as the driver's. */
     attr.encap_type = 3;
-    CHECK_ERR(ops->create_encap(s.ctx, &attr, &encaps[3]), EBUSY);
+    CHECK_ERR(ops->create_encap(s.port.ctx, &attr, &encaps[3]), EBUSY);
     attr.encap_type = HBLDV_ENCAP_TYPE_ENC_OVER_IPV4;
-    CHECK_ERR(ops->create_encap(s.ctx, &attr, &encaps[3]), EBUSY);
+    CHECK_ERR(ops->create_encap(s.port.ctx, &attr, &encaps[3]), EBUSY);
     CHECK_ERR(hw_model_hbl_set_max_encaps("hbl_model0", 2), EINVAL);
     CHECK_ERR(ops->destroy_encap(encaps[1]), 0);
-    CHECK_ERR(ops->create_encap(s.ctx, &attr, &encaps[1]), 0);
+    CHECK_ERR(ops->create_encap(s.port.ctx, &attr, &encaps[1]), 0);
     CHECK_EQ(encaps[1]->encap_num, 2);
     CHECK_EQ(hbl_info("hbl_model0").n_encaps, 3);
     CHECK_ERR(ops->destroy_encap(NULL), EINVAL);
@@ -798,7 +589,7 @@ test_model_errors(void)
     CHECK_ERR(ops->hbl_modify_qp(s.tx_qp, &qp_attr, IBV_QP_STATE,
                                  &hbl_attr), EINVAL);
     hbl_attr.encap_num = 2;
-    CHECK_ERR(ops->hbl_modify_qp(s.rss_qp, &qp_attr, IBV_QP_STATE,
+    CHECK_ERR(ops->hbl_modify_qp(s.port.rss_qp, &qp_attr, IBV_QP_STATE,
                                  &hbl_attr), EINVAL);
     CHECK_EQ(hbl_info("hbl_model0").n_encap_qps, 0);
     CHECK_ERR(ops->hbl_modify_qp(s.tx_qp, &qp_attr, IBV_QP_STATE,
@@ -821,7 +612,7 @@ test_model_errors(void)
 
     /* Destroying the QP releases its encap. */
     CHECK_ERR(ops->destroy_qp(s.tx_qp), 0);
-    s.tx_qp = create_send_qp(&s);
+    s.tx_qp = model_port_create_send_qp(&s.port);
     CHECK_EQ(hbl_info("hbl_model0").n_encap_qps, 0);
     CHECK_ERR(ops->destroy_encap(encaps[2]), 0);
     CHECK_ERR(ops->destroy_encap(encaps[0]), 0);
@@ -853,11 +644,11 @@ test_model_encap(void)
     CHECK_ERR(hw_hbl_qp_set_encap(ops, s.tx_qp, encap_vxlan), 0);
     in = headed(vxlan, 34, inner, HW_HBL_PROTO_MARK, 0x01020304);
     want = pushed(vxlan, inner);
-    before = stats_of("hbl_model1");
+    before = model_stats("hbl_model1");
     send_frame(s.tx_qp, in, 0);
-    after = stats_of("hbl_model1");
+    after = model_stats("hbl_model1");
     CHECK_EQ(s.capture.n, 1);
-    check_packet(s.capture.packets[0], want);
+    CHECK_PACKET(s.capture.packets[0], want, 0);
     CHECK_EQ(after.tx_encap - before.tx_encap, 1);
     CHECK_EQ(after.tx_packets - before.tx_packets, 1);
     CHECK_EQ(after.tx_bytes - before.tx_bytes, want->len);
@@ -866,10 +657,7 @@ test_model_encap(void)
     free(want);
 
     /* The other QP has no encap: its frames leave unchanged. */
-    send_frame(s.tx_qp2, inner, 0);
-    CHECK_EQ(s.capture.n, 1);
-    check_packet(s.capture.packets[0], inner);
-    capture_clear(&s.capture);
+    CHECK_SENT(&s, s.tx_qp2, inner, inner);
 
     /* GRE over IPv4 on the second QP. */
     encap_gre = create_encap(&s, gre, HW_HBL_ORDER_NETWORK);
@@ -877,38 +665,32 @@ test_model_encap(void)
     CHECK_ERR(hw_hbl_qp_set_encap(ops, s.tx_qp2, encap_gre), 0);
     in = headed(gre, 34, inner, 17, 0);
     want = pushed(gre, inner);
-    send_frame(s.tx_qp2, in, 0);
-    CHECK_EQ(s.capture.n, 1);
-    check_packet(s.capture.packets[0], want);
-    capture_clear(&s.capture);
+    CHECK_SENT(&s, s.tx_qp2, in, want);
     free(in);
     free(want);
 
     /* A VLAN-tagged frame keeps its tag in front of the IPv4 header. */
     f = frame_new();
-    put_eth(f, 0x55, 0x01, 0x2064, ETH_TYPE_IP);
-    ip = put_ipv4(f, 99, 0, OUTER_DST, 0);
+    put_eth(f, OUTER_DMAC, OUTER_SMAC, 0x2064, ETH_TYPE_IP);
+    ip = put_ipv4_opt(f, 99, 0, OUTER_DST, 0);
     put(f, inner->data, inner->len);
     want = frame_new();
-    put_eth(want, 0x55, 0x01, 0x2064, ETH_TYPE_IP);
-    ip = put_ipv4(want, IPPROTO_GRE, OUTER_SRC, OUTER_DST, 0);
+    put_eth(want, OUTER_DMAC, OUTER_SMAC, 0x2064, ETH_TYPE_IP);
+    ip = put_ipv4_opt(want, IPPROTO_GRE, OUTER_SRC, OUTER_DST, 0);
     put(want, gre->data + 34, 8);
     put(want, inner->data, inner->len);
     fix_ipv4(ip, want->len - 18);
-    send_frame(s.tx_qp2, f, 0);
-    CHECK_EQ(s.capture.n, 1);
-    check_packet(s.capture.packets[0], want);
-    capture_clear(&s.capture);
+    CHECK_SENT(&s, s.tx_qp2, f, want);
     free(f);
     free(want);
 
     /* Not IPv4: the NIC cannot encapsulate it, and drops it. */
     f = frame_new();
-    put_eth(f, 0x55, 0x01, -1, ETH_TYPE_ARP);
+    put_eth(f, OUTER_DMAC, OUTER_SMAC, -1, ETH_TYPE_ARP);
     put(f, NULL, 28);
-    before = stats_of("hbl_model1");
+    before = model_stats("hbl_model1");
     send_frame(s.tx_qp2, f, 1);
-    after = stats_of("hbl_model1");
+    after = model_stats("hbl_model1");
     CHECK_EQ(s.capture.n, 0);
     CHECK_EQ(after.tx_drop_encap - before.tx_drop_encap, 1);
     CHECK_EQ(after.tx_packets, before.tx_packets);
@@ -916,8 +698,8 @@ test_model_encap(void)
 
     /* A total length above 65535 once encapsulated. */
     f = frame_new();
-    put_eth(f, 0x55, 0x01, -1, ETH_TYPE_IP);
-    ip = put_ipv4(f, 17, 0, OUTER_DST, 0);
+    put_eth(f, OUTER_DMAC, OUTER_SMAC, -1, ETH_TYPE_IP);
+    ip = put_ipv4_opt(f, 17, 0, OUTER_DST, 0);
     put(f, NULL, 65535 - 20 - 4);
     fix_ipv4(ip, 65535 - 4);
     send_frame(s.tx_qp2, f, 1);
@@ -934,11 +716,11 @@ test_model_encap(void)
     attr.port_num = 1;
     attr.encap_type = HBLDV_ENCAP_TYPE_NO_ENC;
     attr.ipv4_addr = (OVS_FORCE uint32_t) htonl(0xc0a80001);
-    CHECK_ERR(ops->create_encap(s.ctx, &attr, &encap_none), 0);
+    CHECK_ERR(ops->create_encap(s.port.ctx, &attr, &encap_none), 0);
     CHECK_ERR(hw_hbl_qp_set_encap(ops, s.tx_qp2, encap_none), 0);
     f = frame_new();
-    put_eth(f, 0x55, 0x01, -1, ETH_TYPE_IP);
-    ip = put_ipv4(f, 17, 0x0a0a0a0a, OUTER_DST, 0);
+    put_eth(f, OUTER_DMAC, OUTER_SMAC, -1, ETH_TYPE_IP);
+    ip = put_ipv4_opt(f, 17, 0x0a0a0a0a, OUTER_DST, 0);
     put_be16(f, 49152);
     put_be16(f, 4791);
     put_be16(f, 20);
@@ -952,20 +734,14 @@ test_model_encap(void)
     want->data[14 + 14] = 0x00;
     want->data[14 + 15] = 0x01;
     fix_ipv4(want->data + 14, want->len - 14);
-    send_frame(s.tx_qp2, f, 0);
-    CHECK_EQ(s.capture.n, 1);
-    check_packet(s.capture.packets[0], want);
-    capture_clear(&s.capture);
+    CHECK_SENT(&s, s.tx_qp2, f, want);
     free(f);
     free(want);
 
     /* Taking the encap off: frames leave as they are. */
     CHECK_ERR(hw_hbl_qp_set_encap(ops, s.tx_qp, NULL), 0);
     in = headed(vxlan, 34, inner, 17, OUTER_SRC);
-    send_frame(s.tx_qp, in, 0);
-    CHECK_EQ(s.capture.n, 1);
-    check_packet(s.capture.packets[0], in);
-    capture_clear(&s.capture);
+    CHECK_SENT(&s, s.tx_qp, in, in);
     free(in);
 
     /* Byte order: the device and the attributes must agree.  In host
@@ -978,10 +754,7 @@ test_model_encap(void)
     CHECK_ERR(hw_hbl_qp_set_encap(ops, s.tx_qp, encap_vxlan), 0);
     in = headed(vxlan, 34, inner, HW_HBL_PROTO_MARK, 0);
     want = pushed(vxlan, inner);
-    send_frame(s.tx_qp, in, 0);
-    CHECK_EQ(s.capture.n, 1);
-    check_packet(s.capture.packets[0], want);
-    capture_clear(&s.capture);
+    CHECK_SENT(&s, s.tx_qp, in, want);
 
     CHECK_ERR(hw_hbl_qp_set_encap(ops, s.tx_qp, NULL), 0);
     CHECK_ERR(ops->destroy_encap(encap_vxlan), 0);
@@ -1006,8 +779,8 @@ test_model_encap(void)
     CHECK_EQ(hbl_info("hbl_model1").n_encap_qps, 2);
     CHECK_ERR(ops->destroy_qp(s.tx_qp), 0);
     CHECK_ERR(ops->destroy_qp(s.tx_qp2), 0);
-    s.tx_qp = create_send_qp(&s);
-    s.tx_qp2 = create_send_qp(&s);
+    s.tx_qp = model_port_create_send_qp(&s.port);
+    s.tx_qp2 = model_port_create_send_qp(&s.port);
     CHECK_ERR(ops->destroy_encap(encap_vxlan), 0);
     CHECK_ERR(ops->destroy_encap(encap_gre), 0);
     CHECK_ERR(ops->destroy_encap(encap_none), 0);
@@ -1029,9 +802,9 @@ device_of(const struct setup *s, struct netdev_hw_device *dev)
 {
     memset(dev, 0, sizeof *dev);
     dev->ops = ops;
-    dev->ctx = s->ctx;
-    dev->caps = &s->caps;
-    dev->devname = s->devname;
+    dev->ctx = s->port.ctx;
+    dev->caps = &s->port.caps;
+    dev->devname = s->port.devname;
     dev->port_num = 1;
 }
 
@@ -1087,9 +860,9 @@ test_txq(void)
 
     /* The hook's part: the head and the queue's mark.  Another header is
      * not this queue's. */
-    packet = packet_from(inner);
+    packet = packet_from(inner, 0);
     CHECK(!hw_hbl_push_prepare(txq, packet, gre->data, gre->len));
-    check_packet(packet, inner);
+    CHECK_PACKET(packet, inner, 0);
     CHECK(hw_hbl_push_prepare(txq, packet, vxlan->data, vxlan->len));
     CHECK_EQ(dp_packet_size(packet), inner->len + 34);
     CHECK_EQ(((uint8_t *) dp_packet_data(packet))[14 + 9],
@@ -1099,48 +872,48 @@ test_txq(void)
     /* tx_divert takes the marked packet out of the batch and sends it on
      * its queue; the others stay, in order. */
     dp_packet_batch_init(&batch);
-    dp_packet_batch_add(&batch, packet_from(other));
+    dp_packet_batch_add(&batch, packet_from(other, 0));
     dp_packet_batch_add(&batch, packet);
-    packet = packet_from(inner);
+    packet = packet_from(inner, 0);
     CHECK(hw_hbl_push_prepare(txq_gre, packet, gre->data, gre->len));
     dp_packet_batch_add(&batch, packet);
-    dp_packet_batch_add(&batch, packet_from(vxlan));
+    dp_packet_batch_add(&batch, packet_from(vxlan, 0));
     n_sent = n_bytes = 0;
-    CHECK_EQ(hw_hbl_tx_divert(s.ctx, 1518, &batch, &n_sent, &n_bytes), 0);
+    CHECK_EQ(hw_hbl_tx_divert(s.port.ctx, 1518, &batch, &n_sent, &n_bytes), 0);
     CHECK_EQ(n_sent, 2);
     CHECK_EQ(dp_packet_batch_size(&batch), 2);
-    check_packet(batch.packets[0], other);
-    check_packet(batch.packets[1], vxlan);
+    CHECK_PACKET(batch.packets[0], other, 0);
+    CHECK_PACKET(batch.packets[1], vxlan, 0);
     dp_packet_delete_batch(&batch, true);
 
     CHECK_EQ(s.capture.n, 2);
     want = pushed(vxlan, inner);
-    check_packet(s.capture.packets[0], want);
+    CHECK_PACKET(s.capture.packets[0], want, 0);
     CHECK_EQ(n_bytes, want->len + inner->len + 34 + 4);
     free(want);
     want = pushed(gre, inner);
-    check_packet(s.capture.packets[1], want);
+    CHECK_PACKET(s.capture.packets[1], want, 0);
     free(want);
     capture_clear(&s.capture);
 
     /* The MTU counts what the NIC adds. */
-    packet = packet_from(inner);
+    packet = packet_from(inner, 0);
     CHECK(hw_hbl_push_prepare(txq, packet, vxlan->data, vxlan->len));
     dp_packet_batch_init(&batch);
     dp_packet_batch_add(&batch, packet);
     n_sent = n_bytes = 0;
-    CHECK_EQ(hw_hbl_tx_divert(s.ctx, inner->len + 34 + 15, &batch, &n_sent,
-                              &n_bytes), 1);
+    CHECK_EQ(hw_hbl_tx_divert(s.port.ctx, inner->len + 34 + 15, &batch,
+                              &n_sent, &n_bytes), 1);
     CHECK_EQ(n_sent, 0);
     CHECK_EQ(dp_packet_batch_size(&batch), 0);
     CHECK_EQ(s.capture.n, 0);
 
     /* A packet marked for a queue of another device is dropped. */
-    packet = packet_from(inner);
+    packet = packet_from(inner, 0);
     CHECK(hw_hbl_push_prepare(txq, packet, vxlan->data, vxlan->len));
     dp_packet_batch_init(&batch);
     dp_packet_batch_add(&batch, packet);
-    CHECK_EQ(hw_hbl_tx_divert(plain.ctx, 1518, &batch, &n_sent, &n_bytes),
+    CHECK_EQ(hw_hbl_tx_divert(plain.port.ctx, 1518, &batch, &n_sent, &n_bytes),
              1);
     CHECK_EQ(dp_packet_batch_size(&batch), 0);
 
@@ -1148,16 +921,16 @@ test_txq(void)
      * afterwards. */
     CHECK_ERR(hw_hbl_txq_create(&dev, vxlan->data, vxlan->len, &txq2,
                                 &reason), 0);
-    packet = packet_from(inner);
+    packet = packet_from(inner, 0);
     CHECK(hw_hbl_push_prepare(txq2, packet, vxlan->data, vxlan->len));
     hw_hbl_txq_destroy(txq2);
     dp_packet_batch_init(&batch);
     dp_packet_batch_add(&batch, packet);
-    packet = packet_from(inner);
+    packet = packet_from(inner, 0);
     CHECK(hw_hbl_push_prepare(txq, packet, vxlan->data, vxlan->len));
     dp_packet_batch_add(&batch, packet);
     n_sent = 0;
-    CHECK_EQ(hw_hbl_tx_divert(s.ctx, 1518, &batch, &n_sent, &n_bytes), 1);
+    CHECK_EQ(hw_hbl_tx_divert(s.port.ctx, 1518, &batch, &n_sent, &n_bytes), 1);
     CHECK_EQ(n_sent, 1);
     CHECK_EQ(s.capture.n, 1);
     capture_clear(&s.capture);

@@ -32,46 +32,8 @@
 #include "openvswitch/dynamic-string.h"
 #include "ovstest.h"
 #include "packets.h"
+#include "test-hw-check.h"
 #include "util.h"
-
-/* ---------------------------------------------------------------------- */
-/* Checks.                                                                */
-/* ---------------------------------------------------------------------- */
-
-#define CHECK(COND)                                                     \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            ovs_abort(0, "%s:%d: check failed: %s", __FILE__, __LINE__, \
-                      #COND);                                           \
-        }                                                               \
-    } while (0)
-
-static const char *
-errname(int error)
-{
-    switch (error) {
-    case 0: return "0";
-    case EINVAL: return "EINVAL";
-    case EOPNOTSUPP: return "EOPNOTSUPP";
-    case ENOMEM: return "ENOMEM";
-    case EPERM: return "EPERM";
-    case EEXIST: return "EEXIST";
-    case ENOSPC: return "ENOSPC";
-    case EBUSY: return "EBUSY";
-    default: return "other";
-    }
-}
-
-#define CHECK_ERR(EXPR, WANT)                                           \
-    do {                                                                \
-        int got__ = (EXPR);                                             \
-        int want__ = (WANT);                                            \
-        if (got__ != want__) {                                          \
-            ovs_abort(0, "%s:%d: %s returned %d (%s), expected %d (%s)", \
-                      __FILE__, __LINE__, #EXPR, got__, errname(got__), \
-                      want__, errname(want__));                         \
-        }                                                               \
-    } while (0)
 
 /* ---------------------------------------------------------------------- */
 /* Fake device objects.                                                   */
@@ -391,8 +353,8 @@ create_expect(struct hw_model_steering *st, struct ibv_qp *qp,
 
     if (error != want) {
         ovs_abort(0, "line %d: hw_model_flow_create returned %d (%s), "
-                  "expected %d (%s)", line, error, errname(error), want,
-                  errname(want));
+                  "expected %d (%s)", line, error, ovs_strerror(error),
+                  want, ovs_strerror(want));
     }
     if (error) {
         if (flow || hw_model_steering_n_rules(st) != n_before) {

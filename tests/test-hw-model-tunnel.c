@@ -53,6 +53,8 @@
 #include "hw-toeplitz.h"
 #include "ovstest.h"
 #include "test-hw-check.h"
+#include "test-hw-frame.h"
+#include "test-hw-model-port.h"
 #include "packets.h"
 #include "pcap-file.h"
 #include "timeval.h"
@@ -66,196 +68,6 @@
 /* ---------------------------------------------------------------------- */
 /* Frames, built byte by byte.                                            */
 /* ---------------------------------------------------------------------- */
-
-struct frame {
-    uint8_t data[70000];
-    size_t len;
-};
-
-static struct frame *
-frame_new(void)
-{
-    return xzalloc(sizeof(struct frame));
-}
-
-static uint8_t *
-put(struct frame *f, const void *p, size_t n)
-{
-    uint8_t *dst = f->data + f->len;
-
-    CHECK(f->len + n <= sizeof f->data);
-    if (p) {
-        memcpy(dst, p, n);
-    } else {
-        memset(dst, 0, n);
-    }
-    f->len += n;
-    return dst;
-}
-
-static void
-put_u8(struct frame *f, uint8_t x)
-{
-    put(f, &x, 1);
-}
-
-static void
-put_be16(struct frame *f, uint16_t x)
-{
-    uint8_t b[2] = { x >> 8, x };
-
-    put(f, b, 2);
-}
-
-static void
-put_be32(struct frame *f, uint32_t x)
-{
-    uint8_t b[4] = { x >> 24, x >> 16, x >> 8, x };
-
-    put(f, b, 4);
-}
-
-static void
-set_be16(uint8_t *p, uint16_t x)
-{
-    p[0] = x >> 8;
-    p[1] = x;
-}
-
-static uint16_t
-get_be16(const uint8_t *p)
-{
-    return (p[0] << 8) | p[1];
-}
-
-static void
-put_mac(struct frame *f, const char *s)
-{
-    struct eth_addr ea;
-
-    CHECK(eth_addr_from_string(s, &ea));
-    put(f, ea.ea, 6);
-}
-
-static void
-put_ip4(struct frame *f, const char *s)
-{
-    uint8_t a[4];
-
-    CHECK(inet_pton(AF_INET, s, a) == 1);
-    put(f, a, 4);
-}
-
-static void
-put_ip6(struct frame *f, const char *s)
-{
-    uint8_t a[16];
-
-    CHECK(inet_pton(AF_INET6, s, a) == 1);
-    put(f, a, 16);
-}
-
-/* Ethernet header, with an 802.1Q tag 'tci' if it is not negative. */
-static void
-put_eth(struct frame *f, const char *dst, const char *src, int tci,
-        uint16_t type)
-{
-    put_mac(f, dst);
-    put_mac(f, src);
-    if (tci >= 0) {
-        put_be16(f, ETH_TYPE_VLAN_8021Q);
-        put_be16(f, tci);
-    }
-    put_be16(f, type);
-}
-
-/* The Internet checksum, written here independently of OVS's csum(). */
-static uint16_t
-inet_sum(const uint8_t *p, size_t n)
-{
-    uint32_t sum = 0;
-
-    for (size_t i = 0; i + 1 < n; i += 2) {
-        sum += (p[i] << 8) | p[i + 1];
-    }
-    if (n & 1) {
-        sum += p[n - 1] << 8;
-    }
-    while (sum >> 16) {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    return ~sum & 0xffff;
-}
-
-/* An IPv4 header with total length 'tot_len' and, if 'csum', a correct
- * checksum (else 0).  Returns its offset. */
-static size_t
-put_ipv4(struct frame *f, uint8_t proto, const char *src, const char *dst,
-         uint16_t tot_len, bool csum)
-{
-    size_t ofs = f->len;
-
-    put_u8(f, 0x45);
-    put_u8(f, 0x02);            /* ECN ECT(0). */
-    put_be16(f, tot_len);
-    put_be16(f, 0x4242);        /* Identification. */
-    put_be16(f, 0x4000);        /* DF. */
-    put_u8(f, 64);
-    put_u8(f, proto);
-    put_be16(f, 0);
-    put_ip4(f, src);
-    put_ip4(f, dst);
-    if (csum) {
-        set_be16(f->data + ofs + 10, inet_sum(f->data + ofs, 20));
-    }
-    return ofs;
-}
-
-static void
-put_ipv6(struct frame *f, uint8_t next, const char *src, const char *dst,
-         uint16_t payload_len)
-{
-    put_be32(f, 0x6a012345);    /* Traffic class 0xa0, flow label. */
-    put_be16(f, payload_len);
-    put_u8(f, next);
-    put_u8(f, 255);
-    put_ip6(f, src);
-    put_ip6(f, dst);
-}
-
-static void
-put_udp(struct frame *f, uint16_t sport, uint16_t dport, uint16_t len,
-        uint16_t csum)
-{
-    put_be16(f, sport);
-    put_be16(f, dport);
-    put_be16(f, len);
-    put_be16(f, csum);
-}
-
-static void
-put_vxlan(struct frame *f, uint32_t vni)
-{
-    put_be32(f, 0x08000000);
-    put_be32(f, vni << 8);
-}
-
-/* GRE with 'flags' (C 0x8000, K 0x2000, S 0x1000). */
-static void
-put_gre(struct frame *f, uint16_t flags, uint16_t proto, uint32_t key)
-{
-    put_be16(f, flags);
-    put_be16(f, proto);
-    if (flags & 0x8000) {
-        put_be32(f, 0);
-    }
-    if (flags & 0x2000) {
-        put_be32(f, key);
-    }
-    if (flags & 0x1000) {
-        put_be32(f, 0x01020304);
-    }
-}
 
 /* An inner frame: Ethernet (tagged if 'tci' >= 0) + IPv4 + UDP + payload,
  * 'size' bytes in all, or Ethernet + IPv6 + UDP if 'ip6'. */
@@ -279,38 +91,6 @@ inner_frame(size_t size, int tci, bool ip6)
         put_u8(f, i * 7);
     }
     return f;
-}
-
-static struct dp_packet *
-packet_from(const struct frame *f, size_t skip)
-{
-    struct dp_packet *packet = dp_packet_new_with_headroom(f->len, 64);
-
-    dp_packet_put(packet, f->data + skip, f->len - skip);
-    return packet;
-}
-
-/* Checks that 'packet' holds exactly 'want' (from byte 'skip'), naming the
- * first byte that differs. */
-#define CHECK_BYTES(PACKET, WANT, SKIP)                                 \
-    check_bytes(PACKET, WANT, SKIP, __FILE__, __LINE__)
-static void
-check_bytes(const struct dp_packet *packet, const struct frame *want,
-            size_t skip, const char *file, int line)
-{
-    const uint8_t *got = dp_packet_data(packet);
-    size_t n = want->len - skip;
-
-    if (dp_packet_size(packet) != n) {
-        ovs_abort(0, "%s:%d: packet has %"PRIu32" bytes, expected %"PRIuSIZE,
-                  file, line, dp_packet_size(packet), n);
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (got[i] != want->data[skip + i]) {
-            ovs_abort(0, "%s:%d: byte %"PRIuSIZE" is %#04x, expected %#04x",
-                      file, line, i, got[i], want->data[skip + i]);
-        }
-    }
 }
 
 static void
@@ -341,71 +121,62 @@ enum outer_kind {
     GRE6_SEQ,
 };
 
+/* The outer headers of each kind.  The tunnel header's length counts UDP
+ * and VXLAN, or GRE with its checksum, key and sequence number (ip6gre's
+ * IPv6 payload length covers those and the inner frame). */
+struct outer_def {
+    bool ip6;
+    int tci;                    /* 802.1Q tag if not negative. */
+    size_t tnl_len;
+    uint16_t udp_src;           /* VXLAN. */
+    uint32_t vni;
+    uint16_t gre_flags;         /* GRE. */
+    uint16_t gre_proto;
+    uint32_t gre_key;
+};
+
+static const struct outer_def outer_defs[] = {
+    [VXLAN4] = { .tci = -1, .tnl_len = 16, .udp_src = 0xd00d,
+                 .vni = 0x123456 },
+    [VXLAN6_VLAN] = { .ip6 = true, .tci = 0x2064, .tnl_len = 16,
+                      .udp_src = 0xd00e, .vni = 0xfffffe },
+    [GRE4_KEY] = { .tci = -1, .tnl_len = 8, .gre_flags = 0x2000,
+                   .gre_proto = ETH_TYPE_TEB, .gre_key = 0xdeadbeef },
+    [GRE4_CKS] = { .tci = -1, .tnl_len = 16, .gre_flags = 0xb000,
+                   .gre_proto = ETH_TYPE_TEB, .gre_key = 0x0badcafe },
+    [GRE6_L3] = { .ip6 = true, .tci = -1, .tnl_len = 4,
+                  .gre_proto = ETH_TYPE_IP },
+    [GRE4_L3] = { .tci = -1, .tnl_len = 8, .gre_flags = 0x2000,
+                  .gre_proto = ETH_TYPE_IPV6, .gre_key = 77 },
+    [GRE6_KEY] = { .ip6 = true, .tci = -1, .tnl_len = 8,
+                   .gre_flags = 0x2000, .gre_proto = ETH_TYPE_TEB,
+                   .gre_key = 0x0badcafe },
+    [GRE6_SEQ] = { .ip6 = true, .tci = -1, .tnl_len = 12,
+                   .gre_flags = 0x3000, .gre_proto = ETH_TYPE_TEB,
+                   .gre_key = 0x0badcafe },
+};
+
 static void
 put_outer(struct frame *f, enum outer_kind kind, bool fill, size_t payload,
           uint16_t udp_csum)
 {
-    size_t ip_ofs;
+    const struct outer_def *def = &outer_defs[kind];
+    uint8_t proto = def->udp_src ? IPPROTO_UDP : IPPROTO_GRE;
+    size_t l4_len = fill ? def->tnl_len + payload : 0;
 
-    switch (kind) {
-    case VXLAN4:
-        put_eth(f, "02:00:00:00:00:bb", "02:00:00:00:00:aa", -1,
-                ETH_TYPE_IP);
-        ip_ofs = put_ipv4(f, IPPROTO_UDP, "192.168.1.1", "192.168.1.2",
-                          fill ? 20 + 8 + 8 + payload : 0, fill);
-        put_udp(f, 0xd00d, 4789, fill ? 8 + 8 + payload : 0, udp_csum);
-        put_vxlan(f, 0x123456);
-        (void) ip_ofs;
-        break;
-    case VXLAN6_VLAN:
-        put_eth(f, "02:00:00:00:00:bb", "02:00:00:00:00:aa", 0x2064,
-                ETH_TYPE_IPV6);
-        put_ipv6(f, IPPROTO_UDP, "2001:db8::1", "2001:db8::2",
-                 fill ? 8 + 8 + payload : 0);
-        put_udp(f, 0xd00e, 4789, fill ? 8 + 8 + payload : 0, udp_csum);
-        put_vxlan(f, 0xfffffe);
-        break;
-    case GRE4_KEY:
-        put_eth(f, "02:00:00:00:00:bb", "02:00:00:00:00:aa", -1,
-                ETH_TYPE_IP);
-        put_ipv4(f, IPPROTO_GRE, "192.168.1.1", "192.168.1.2",
-                 fill ? 20 + 8 + payload : 0, fill);
-        put_gre(f, 0x2000, ETH_TYPE_TEB, 0xdeadbeef);
-        break;
-    case GRE4_CKS:
-        put_eth(f, "02:00:00:00:00:bb", "02:00:00:00:00:aa", -1,
-                ETH_TYPE_IP);
-        put_ipv4(f, IPPROTO_GRE, "192.168.1.1", "192.168.1.2",
-                 fill ? 20 + 16 + payload : 0, fill);
-        put_gre(f, 0xb000, ETH_TYPE_TEB, 0x0badcafe);
-        break;
-    case GRE6_L3:
-        put_eth(f, "02:00:00:00:00:bb", "02:00:00:00:00:aa", -1,
-                ETH_TYPE_IPV6);
-        put_ipv6(f, IPPROTO_GRE, "2001:db8::1", "2001:db8::2",
-                 fill ? 4 + payload : 0);
-        put_gre(f, 0, ETH_TYPE_IP, 0);
-        break;
-    case GRE4_L3:
-        put_eth(f, "02:00:00:00:00:bb", "02:00:00:00:00:aa", -1,
-                ETH_TYPE_IP);
-        put_ipv4(f, IPPROTO_GRE, "192.168.1.1", "192.168.1.2",
-                 fill ? 20 + 8 + payload : 0, fill);
-        put_gre(f, 0x2000, ETH_TYPE_IPV6, 77);
-        break;
-    case GRE6_KEY:
-    case GRE6_SEQ:
-        /* ip6gre: the payload length covers GRE (key, and sequence
-         * number) and the inner frame. */
-        put_eth(f, "02:00:00:00:00:bb", "02:00:00:00:00:aa", -1,
-                ETH_TYPE_IPV6);
-        put_ipv6(f, IPPROTO_GRE, "2001:db8::1", "2001:db8::2",
-                 fill ? (kind == GRE6_SEQ ? 12 : 8) + payload : 0);
-        put_gre(f, kind == GRE6_SEQ ? 0x3000 : 0x2000, ETH_TYPE_TEB,
-                0x0badcafe);
-        break;
-    default:
-        OVS_NOT_REACHED();
+    put_eth(f, "02:00:00:00:00:bb", "02:00:00:00:00:aa", def->tci,
+            def->ip6 ? ETH_TYPE_IPV6 : ETH_TYPE_IP);
+    if (def->ip6) {
+        put_ipv6(f, proto, "2001:db8::1", "2001:db8::2", l4_len);
+    } else {
+        put_ipv4(f, proto, "192.168.1.1", "192.168.1.2",
+                 fill ? 20 + l4_len : 0, fill);
+    }
+    if (def->udp_src) {
+        put_udp(f, def->udp_src, 4789, l4_len, udp_csum);
+        put_vxlan(f, def->vni);
+    } else {
+        put_gre(f, def->gre_flags, def->gre_proto, def->gre_key);
     }
 }
 
@@ -445,7 +216,7 @@ check_encap(enum outer_kind kind,
 
     CHECK_ERR(hw_model_reformat_encap(packet, type, tmpl->data, tmpl->len),
               0);
-    CHECK_BYTES(packet, want, 0);
+    CHECK_PACKET(packet, want, 0);
     if (get_be16(want->data + 12) == ETH_TYPE_IP) {
         CHECK_EQ(inet_sum((const uint8_t *) dp_packet_data(packet) + 14, 20),
                  0);
@@ -461,6 +232,25 @@ check_encap(enum outer_kind kind,
 
 static const size_t inner_sizes[] = { 60, 71, 100, 1500, 9000 };
 
+/* Checks that an L2 decap of 'OUTER', parsed as 'PARSED', gives 'INNER'. */
+#define CHECK_L2_DECAP(OUTER, PARSED, INNER)                            \
+    check_l2_decap(__FILE__, __LINE__, OUTER, PARSED, INNER)
+static void
+check_l2_decap(const char *file, int line, const struct frame *outer,
+               const struct hw_model_parsed *parsed,
+               const struct frame *inner)
+{
+    struct dp_packet *packet = packet_from(outer, 0);
+    int error = hw_model_reformat_decap(packet, parsed, L2_DECAP, NULL, 0);
+
+    if (error) {
+        ovs_abort(0, "%s:%d: L2 decap returned %d (%s), expected 0", file,
+                  line, error, ovs_strerror(error));
+    }
+    check_packet(file, line, packet, inner, 0);
+    dp_packet_delete(packet);
+}
+
 static void
 test_vxlan_ipv4(void)
 {
@@ -468,7 +258,6 @@ test_vxlan_ipv4(void)
         struct frame *inner = inner_frame(inner_sizes[i], -1, false);
         struct frame *outer = encapsulated(VXLAN4, inner, 0, 0);
         struct hw_model_parsed parsed;
-        struct dp_packet *packet;
 
         check_encap(VXLAN4, L2_ENCAP, inner, 0, 0);
         /* A UDP checksum in the template is copied, not computed. */
@@ -477,11 +266,7 @@ test_vxlan_ipv4(void)
         parse(outer, &parsed);
         CHECK(parsed.tunnel == HW_MODEL_TUNNEL_VXLAN);
         CHECK(parsed.vxlan_vni == htonl(0x123456));
-        packet = packet_from(outer, 0);
-        CHECK_ERR(hw_model_reformat_decap(packet, &parsed, L2_DECAP, NULL, 0),
-                  0);
-        CHECK_BYTES(packet, inner, 0);
-        dp_packet_delete(packet);
+        CHECK_L2_DECAP(outer, &parsed, inner);
 
         free(outer);
         free(inner);
@@ -495,7 +280,6 @@ test_vxlan_ipv6(void)
         struct frame *inner = inner_frame(inner_sizes[i], 5, i & 1);
         struct frame *outer = encapsulated(VXLAN6_VLAN, inner, 0, 0);
         struct hw_model_parsed parsed;
-        struct dp_packet *packet;
 
         check_encap(VXLAN6_VLAN, L2_ENCAP, inner, 0, 0x1234);
 
@@ -504,11 +288,7 @@ test_vxlan_ipv6(void)
         CHECK(parsed.tunnel == HW_MODEL_TUNNEL_VXLAN);
         CHECK(parsed.vxlan_vni == htonl(0xfffffe));
         CHECK(parsed.inner.has_cvlan);
-        packet = packet_from(outer, 0);
-        CHECK_ERR(hw_model_reformat_decap(packet, &parsed, L2_DECAP, NULL, 0),
-                  0);
-        CHECK_BYTES(packet, inner, 0);
-        dp_packet_delete(packet);
+        CHECK_L2_DECAP(outer, &parsed, inner);
 
         free(outer);
         free(inner);
@@ -527,7 +307,6 @@ test_gre_key(void)
             struct frame *inner = inner_frame(inner_sizes[i], -1, i & 1);
             struct frame *outer = encapsulated(kinds[k], inner, 0, 0);
             struct hw_model_parsed parsed;
-            struct dp_packet *packet;
 
             check_encap(kinds[k], L2_ENCAP, inner, 0, 0);
 
@@ -539,11 +318,7 @@ test_gre_key(void)
             CHECK(parsed.ip_version
                   == (kinds[k] == GRE6_KEY || kinds[k] == GRE6_SEQ ? 6 : 4));
             CHECK(parsed.inner_type == HW_MODEL_INNER_L2);
-            packet = packet_from(outer, 0);
-            CHECK_ERR(hw_model_reformat_decap(packet, &parsed, L2_DECAP,
-                                              NULL, 0), 0);
-            CHECK_BYTES(packet, inner, 0);
-            dp_packet_delete(packet);
+            CHECK_L2_DECAP(outer, &parsed, inner);
 
             free(outer);
             free(inner);
@@ -586,7 +361,7 @@ test_l3_gre(void)
             packet = packet_from(outer, 0);
             CHECK_ERR(hw_model_reformat_decap(packet, &parsed, L3_DECAP,
                                               new_l2->data, new_l2->len), 0);
-            CHECK_BYTES(packet, want, 0);
+            CHECK_PACKET(packet, want, 0);
             dp_packet_delete(packet);
         }
 
@@ -598,7 +373,7 @@ test_l3_gre(void)
         packet = packet_from(outer, 0);
         CHECK_ERR(hw_model_reformat_decap(packet, &parsed, L3_DECAP,
                                           new_l2->data, new_l2->len), 0);
-        CHECK_BYTES(packet, want, 0);
+        CHECK_PACKET(packet, want, 0);
         dp_packet_delete(packet);
 
         free(want);
@@ -645,7 +420,7 @@ test_reformat_errors(void)
     CHECK_ERR(hw_model_reformat_encap(packet, L2_ENCAP, NULL, 0), EINVAL);
     CHECK_ERR(hw_model_reformat_encap(packet, L3_ENCAP, tmpl->data, 0),
               EINVAL);
-    CHECK_BYTES(packet, vxlan, 0);
+    CHECK_PACKET(packet, vxlan, 0);
     dp_packet_delete(packet);
 
     /* Decaps of packets without the tunnel they remove. */
@@ -655,14 +430,14 @@ test_reformat_errors(void)
               ENOENT);
     CHECK_ERR(hw_model_reformat_decap(packet, &parsed, L3_DECAP, l2, 14),
               ENOENT);
-    CHECK_BYTES(packet, inner, 0);
+    CHECK_PACKET(packet, inner, 0);
     dp_packet_delete(packet);
 
     parse(l3gre, &parsed);
     packet = packet_from(l3gre, 0);
     CHECK_ERR(hw_model_reformat_decap(packet, &parsed, L2_DECAP, NULL, 0),
               ENOENT);
-    CHECK_BYTES(packet, l3gre, 0);
+    CHECK_PACKET(packet, l3gre, 0);
     dp_packet_delete(packet);
 
     /* A VXLAN frame whose inner frame is cut short of its Ethernet
@@ -681,7 +456,7 @@ test_reformat_errors(void)
     packet = packet_from(inner, 0);
     CHECK_ERR(hw_model_reformat_encap(packet, L2_ENCAP, tmpl->data,
                                       tmpl->len), EMSGSIZE);
-    CHECK_BYTES(packet, inner, 0);
+    CHECK_PACKET(packet, inner, 0);
     dp_packet_delete(packet);
     free(inner);
     inner = inner_frame(65535 - 20 - 8 - 8, -1, false);
@@ -715,13 +490,7 @@ test_reformat_errors(void)
 static const struct hw_dev_ops *ops;
 
 struct setup {
-    const char *devname;
-    struct ibv_context *ctx;
-    struct ibv_pd *pd;
-    struct ibv_cq_ex *cq;
-    struct ibv_wq *wq;
-    struct ibv_rwq_ind_table *table;
-    struct ibv_qp *rss_qp;
+    struct model_port port;
     struct ibv_qp *tx_qp;
     struct ibv_flow *miss;
 };
@@ -731,10 +500,6 @@ struct setup {
 static void
 setup_create(struct setup *s, const char *devname)
 {
-    struct ibv_wq_init_attr wq_attr;
-    struct ibv_rwq_ind_table_init_attr table_attr;
-    struct ibv_qp_init_attr_ex qp_attr;
-    struct ibv_wq_attr mod;
     struct ibv_flow_attr miss = {
         .type = IBV_FLOW_ATTR_ALL_DEFAULT,
         .size = sizeof miss,
@@ -742,112 +507,17 @@ setup_create(struct setup *s, const char *devname)
     };
 
     memset(s, 0, sizeof *s);
-    s->devname = devname;
-    CHECK_ERR(ops->open(devname, &s->ctx), 0);
-    CHECK_ERR(ops->alloc_pd(s->ctx, &s->pd), 0);
-    CHECK_ERR(ops->create_cq(s->ctx, 256, &s->cq), 0);
-
-    memset(&wq_attr, 0, sizeof wq_attr);
-    wq_attr.wq_type = IBV_WQT_RQ;
-    wq_attr.max_wr = 256;
-    wq_attr.max_sge = 1;
-    wq_attr.pd = s->pd;
-    wq_attr.cq = ibv_cq_ex_to_cq(s->cq);
-    CHECK_ERR(ops->create_wq(s->ctx, &wq_attr, &s->wq), 0);
-    memset(&mod, 0, sizeof mod);
-    mod.attr_mask = IBV_WQ_ATTR_STATE;
-    mod.wq_state = IBV_WQS_RDY;
-    CHECK_ERR(ops->modify_wq(s->wq, &mod), 0);
-
-    memset(&table_attr, 0, sizeof table_attr);
-    table_attr.log_ind_tbl_size = 0;
-    table_attr.ind_tbl = &s->wq;
-    CHECK_ERR(ops->create_rwq_ind_table(s->ctx, &table_attr, &s->table), 0);
-
-    memset(&qp_attr, 0, sizeof qp_attr);
-    qp_attr.qp_type = IBV_QPT_RAW_PACKET;
-    qp_attr.comp_mask = (IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE
-                         | IBV_QP_INIT_ATTR_RX_HASH);
-    qp_attr.pd = s->pd;
-    qp_attr.rwq_ind_tbl = s->table;
-    qp_attr.rx_hash_conf.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
-    qp_attr.rx_hash_conf.rx_hash_key_len = HW_TOEPLITZ_KEY_LEN;
-    qp_attr.rx_hash_conf.rx_hash_key = CONST_CAST(uint8_t *,
-                                                  hw_toeplitz_ms_key);
-    CHECK_ERR(ops->create_qp(s->ctx, &qp_attr, &s->rss_qp), 0);
-
-    memset(&qp_attr, 0, sizeof qp_attr);
-    qp_attr.qp_type = IBV_QPT_RAW_PACKET;
-    qp_attr.comp_mask = IBV_QP_INIT_ATTR_PD;
-    qp_attr.pd = s->pd;
-    qp_attr.send_cq = ibv_cq_ex_to_cq(s->cq);
-    qp_attr.recv_cq = ibv_cq_ex_to_cq(s->cq);
-    qp_attr.cap.max_send_wr = 64;
-    qp_attr.cap.max_send_sge = 1;
-    CHECK_ERR(ops->create_qp(s->ctx, &qp_attr, &s->tx_qp), 0);
-
-    CHECK_ERR(ops->create_flow(s->rss_qp, &miss, &s->miss), 0);
+    model_port_create(&s->port, devname, 256, 0);
+    s->tx_qp = model_port_create_send_qp(&s->port);
+    CHECK_ERR(ops->create_flow(s->port.rss_qp, &miss, &s->miss), 0);
 }
 
 static void
 setup_destroy(struct setup *s)
 {
-    struct hw_model_objects objs;
-
     CHECK_ERR(ops->destroy_flow(s->miss), 0);
     CHECK_ERR(ops->destroy_qp(s->tx_qp), 0);
-    CHECK_ERR(ops->destroy_qp(s->rss_qp), 0);
-    CHECK_ERR(ops->destroy_rwq_ind_table(s->table), 0);
-    CHECK_ERR(ops->destroy_wq(s->wq), 0);
-    CHECK_ERR(ops->destroy_cq(s->cq), 0);
-    CHECK_ERR(ops->dealloc_pd(s->pd), 0);
-    CHECK_ERR(hw_model_count_objects(s->devname, &objs), 0);
-    CHECK_EQ(objs.total, 0);
-    ops->close(s->ctx);
-}
-
-/* A steering rule as libibverbs reads it: the attribute, then the specs
- * back to back. */
-struct rule {
-    uint64_t buf[64];
-};
-
-static struct ibv_flow_attr *
-rule_init(struct rule *r, uint16_t priority, uint32_t flags)
-{
-    struct ibv_flow_attr *attr = (struct ibv_flow_attr *) r->buf;
-
-    memset(r, 0, sizeof *r);
-    attr->type = IBV_FLOW_ATTR_NORMAL;
-    attr->size = sizeof *attr;
-    attr->priority = priority;
-    attr->port = 1;
-    attr->flags = flags;
-    return attr;
-}
-
-static void
-rule_add(struct rule *r, const void *spec, size_t size)
-{
-    struct ibv_flow_attr *attr = (struct ibv_flow_attr *) r->buf;
-
-    CHECK(attr->size + size <= sizeof r->buf);
-    memcpy((uint8_t *) r->buf + attr->size, spec, size);
-    attr->size += size;
-    attr->num_of_specs++;
-}
-
-static void
-rule_add_udp_dst(struct rule *r, uint16_t dst)
-{
-    struct ibv_flow_spec_tcp_udp udp = {
-        .type = IBV_FLOW_SPEC_UDP,
-        .size = sizeof udp,
-        .val.dst_port = htons(dst),
-        .mask.dst_port = OVS_BE16_MAX,
-    };
-
-    rule_add(r, &udp, sizeof udp);
+    model_port_destroy(&s->port);
 }
 
 static void
@@ -906,39 +576,6 @@ rule_add_eth_dst(struct rule *r, const char *dst)
     rule_add(r, &eth, sizeof eth);
 }
 
-static void
-rule_add_tag(struct rule *r, uint32_t tag)
-{
-    struct ibv_flow_spec_action_tag spec = {
-        .type = IBV_FLOW_SPEC_ACTION_TAG,
-        .size = sizeof spec,
-        .tag_id = tag,
-    };
-
-    rule_add(r, &spec, sizeof spec);
-}
-
-static void
-rule_add_handle(struct rule *r, struct ibv_flow_action *action)
-{
-    struct ibv_flow_spec_action_handle spec = {
-        .type = IBV_FLOW_SPEC_ACTION_HANDLE,
-        .size = sizeof spec,
-        .action = action,
-    };
-
-    rule_add(r, &spec, sizeof spec);
-}
-
-static struct hw_model_stats
-get_stats(const char *devname)
-{
-    struct hw_model_stats stats;
-
-    CHECK_ERR(hw_model_get_stats(devname, &stats), 0);
-    return stats;
-}
-
 /* Puts 'f' on the wire of 's' and checks what the one WQ receives: 'want'
  * with flow mark 'tag' (0: none). */
 static void
@@ -948,11 +585,11 @@ check_rx(const struct setup *s, const struct frame *f,
     struct dp_packet_batch batch;
     uint32_t mark;
 
-    CHECK_ERR(hw_model_receive(s->devname, packet_from(f, 0)), 0);
+    CHECK_ERR(hw_model_receive(s->port.devname, packet_from(f, 0)), 0);
     dp_packet_batch_init(&batch);
-    CHECK_ERR(ops->rx_burst(s->wq, s->cq, &batch), 0);
+    CHECK_ERR(ops->rx_burst(s->port.wq, s->port.cq, &batch), 0);
     CHECK_EQ(dp_packet_batch_size(&batch), 1);
-    CHECK_BYTES(batch.packets[0], want, want_skip);
+    CHECK_PACKET(batch.packets[0], want, want_skip);
     if (tag) {
         CHECK(dp_packet_has_flow_mark(batch.packets[0], &mark));
         CHECK_EQ(mark, tag);
@@ -978,38 +615,38 @@ test_device_decap(void)
     struct rule r;
 
     setup_create(&s, "model41");
-    CHECK_ERR(ops->create_reformat(s.ctx, 0, NULL, L2_DECAP,
+    CHECK_ERR(ops->create_reformat(s.port.ctx, 0, NULL, L2_DECAP,
                                    MLX5DV_FLOW_TABLE_TYPE_NIC_RX, &decap), 0);
     put_eth(new_l2, "0a:00:00:00:00:99", "0a:00:00:00:00:98", -1,
             ETH_TYPE_IP);
-    CHECK_ERR(ops->create_reformat(s.ctx, new_l2->len, new_l2->data,
+    CHECK_ERR(ops->create_reformat(s.port.ctx, new_l2->len, new_l2->data,
                                    L3_DECAP, MLX5DV_FLOW_TABLE_TYPE_NIC_RX,
                                    &l3_decap), 0);
 
     /* VXLAN VNI 0x123456 to 4789: decap, tag 1. */
-    rule_init(&r, 0, 0);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, 0);
     rule_add_udp_dst(&r, 4789);
     rule_add_vni(&r, 0x123456);
     rule_add_handle(&r, decap);
     rule_add_tag(&r, 1);
-    CHECK_ERR(ops->create_flow(s.rss_qp, (struct ibv_flow_attr *) r.buf,
+    CHECK_ERR(ops->create_flow(s.port.rss_qp, rule_attr(&r),
                                &flows[0]), 0);
 
     /* GRE TEB key 0xdeadbeef: decap, tag 2. */
-    rule_init(&r, 0, 0);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, 0);
     rule_add_gre(&r, ETH_TYPE_TEB, 0xdeadbeef, 0xffffffff);
     rule_add_handle(&r, decap);
     rule_add_tag(&r, 2);
-    CHECK_ERR(ops->create_flow(s.rss_qp, (struct ibv_flow_attr *) r.buf,
+    CHECK_ERR(ops->create_flow(s.port.rss_qp, rule_attr(&r),
                                &flows[1]), 0);
 
     /* L3 GRE carrying IPv4 to 10.0.0.2: L3 decap, tag 3. */
-    rule_init(&r, 0, 0);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, 0);
     rule_add_gre(&r, ETH_TYPE_IP, 0, 0);
     rule_add_inner_ipv4_dst(&r, "10.0.0.2");
     rule_add_handle(&r, l3_decap);
     rule_add_tag(&r, 3);
-    CHECK_ERR(ops->create_flow(s.rss_qp, (struct ibv_flow_attr *) r.buf,
+    CHECK_ERR(ops->create_flow(s.port.rss_qp, rule_attr(&r),
                                &flows[2]), 0);
 
     check_rx(&s, vxlan, inner, 0, 1);
@@ -1017,7 +654,7 @@ test_device_decap(void)
     put(want, new_l2->data, new_l2->len);
     put(want, inner->data + 14, inner->len - 14);
     check_rx(&s, l3gre, want, 0, 3);
-    stats = get_stats(s.devname);
+    stats = model_stats(s.port.devname);
     CHECK_EQ(stats.rx_decap, 3);
     CHECK_EQ(stats.rx_decap_skipped, 0);
 
@@ -1026,41 +663,41 @@ test_device_decap(void)
     check_rx(&s, vxlan, vxlan, 0, 0);
     gre->data[14 + 20 + 4] ^= 1;
     check_rx(&s, gre, gre, 0, 0);
-    CHECK_EQ(get_stats(s.devname).rx_decap, 3);
+    CHECK_EQ(model_stats(s.port.devname).rx_decap, 3);
     vxlan->data[14 + 20 + 8 + 6] ^= 1;
 
     /* VXLAN to port 8472 is no tunnel until the device knows the port; the
      * rule for it then matches and decaps. */
     set_be16(vxlan->data + 14 + 20 + 2, 8472);
     ops->destroy_flow(flows[0]);
-    rule_init(&r, 0, 0);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, 0);
     rule_add_udp_dst(&r, 8472);
     rule_add_vni(&r, 0x123456);
     rule_add_handle(&r, decap);
     rule_add_tag(&r, 4);
-    CHECK_ERR(ops->create_flow(s.rss_qp, (struct ibv_flow_attr *) r.buf,
+    CHECK_ERR(ops->create_flow(s.port.rss_qp, rule_attr(&r),
                                &flows[0]), 0);
     check_rx(&s, vxlan, vxlan, 0, 0);
-    CHECK_ERR(hw_model_set_vxlan_port(s.devname, true, 8472), 0);
+    CHECK_ERR(hw_model_set_vxlan_port(s.port.devname, true, 8472), 0);
     check_rx(&s, vxlan, inner, 0, 4);
-    CHECK_ERR(hw_model_set_vxlan_port(s.devname, true, 8472), EEXIST);
-    CHECK_ERR(hw_model_set_vxlan_port(s.devname, false, 8472), 0);
+    CHECK_ERR(hw_model_set_vxlan_port(s.port.devname, true, 8472), EEXIST);
+    CHECK_ERR(hw_model_set_vxlan_port(s.port.devname, false, 8472), 0);
     check_rx(&s, vxlan, vxlan, 0, 0);
-    CHECK_ERR(hw_model_set_vxlan_port(s.devname, false, 8472), ENOENT);
-    CHECK_ERR(hw_model_set_vxlan_port(s.devname, false, 4789), EPERM);
+    CHECK_ERR(hw_model_set_vxlan_port(s.port.devname, false, 8472), ENOENT);
+    CHECK_ERR(hw_model_set_vxlan_port(s.port.devname, false, 4789), EPERM);
     CHECK_ERR(hw_model_set_vxlan_port("model9999", true, 8472), ENODEV);
 
     /* A decap rule that matches a packet without that tunnel: delivered
      * unchanged, counted. */
     CHECK_ERR(ops->destroy_flow(flows[2]), 0);
-    rule_init(&r, 0, 0);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, 0);
     rule_add_inner_ipv4_dst(&r, "10.0.0.2");
     rule_add_handle(&r, decap);
     rule_add_tag(&r, 5);
-    CHECK_ERR(ops->create_flow(s.rss_qp, (struct ibv_flow_attr *) r.buf,
+    CHECK_ERR(ops->create_flow(s.port.rss_qp, rule_attr(&r),
                                &flows[2]), 0);
     check_rx(&s, l3gre, l3gre, 0, 5);
-    stats = get_stats(s.devname);
+    stats = model_stats(s.port.devname);
     CHECK_EQ(stats.rx_decap, 4);
     CHECK_EQ(stats.rx_decap_skipped, 1);
 
@@ -1076,30 +713,6 @@ test_device_decap(void)
     free(gre);
     free(vxlan);
     free(inner);
-}
-
-/* The far end of the wire in these tests: a copy of every frame. */
-struct capture {
-    struct dp_packet *packets[16];
-    size_t n;
-};
-
-static void
-capture_tx(void *capture_, const struct dp_packet *packet)
-{
-    struct capture *c = capture_;
-
-    CHECK(c->n < ARRAY_SIZE(c->packets));
-    c->packets[c->n++] = dp_packet_clone(packet);
-}
-
-static void
-capture_clear(struct capture *c)
-{
-    for (size_t i = 0; i < c->n; i++) {
-        dp_packet_delete(c->packets[i]);
-    }
-    c->n = 0;
 }
 
 /* Sends 'f' on the send QP of 's', marked as ending with 'pad' bytes of
@@ -1145,13 +758,14 @@ test_device_encap(void)
     struct rule r;
 
     setup_create(&s, "model42");
-    CHECK_ERR(ops->create_reformat(s.ctx, vxlan_tmpl->len, vxlan_tmpl->data,
-                                   L2_ENCAP, MLX5DV_FLOW_TABLE_TYPE_NIC_TX,
+    CHECK_ERR(ops->create_reformat(s.port.ctx, vxlan_tmpl->len,
+                                   vxlan_tmpl->data, L2_ENCAP,
+                                   MLX5DV_FLOW_TABLE_TYPE_NIC_TX,
                                    &vxlan_encap), 0);
-    CHECK_ERR(ops->create_reformat(s.ctx, gre_tmpl->len, gre_tmpl->data,
+    CHECK_ERR(ops->create_reformat(s.port.ctx, gre_tmpl->len, gre_tmpl->data,
                                    L2_ENCAP, MLX5DV_FLOW_TABLE_TYPE_NIC_TX,
                                    &gre_encap), 0);
-    CHECK_ERR(ops->create_reformat(s.ctx, l3_tmpl->len, l3_tmpl->data,
+    CHECK_ERR(ops->create_reformat(s.port.ctx, l3_tmpl->len, l3_tmpl->data,
                                    L3_ENCAP, MLX5DV_FLOW_TABLE_TYPE_NIC_TX,
                                    &l3_encap), 0);
     /* The caller's buffers are not the device's. */
@@ -1161,33 +775,34 @@ test_device_encap(void)
 
     /* Egress: frames to 0a:..:02 get VXLAN over IPv6; the tagged frame
      * (another destination) L3 GRE; a third destination GRE. */
-    rule_init(&r, 0, IBV_FLOW_ATTR_FLAGS_EGRESS);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, IBV_FLOW_ATTR_FLAGS_EGRESS);
     rule_add_eth_dst(&r, "0a:00:00:00:00:02");
     rule_add_handle(&r, vxlan_encap);
-    CHECK_ERR(ops->create_flow(s.tx_qp, (struct ibv_flow_attr *) r.buf,
+    CHECK_ERR(ops->create_flow(s.tx_qp, rule_attr(&r),
                                &flows[0]), 0);
-    rule_init(&r, 0, IBV_FLOW_ATTR_FLAGS_EGRESS);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, IBV_FLOW_ATTR_FLAGS_EGRESS);
     rule_add_eth_dst(&r, "0a:00:00:00:00:03");
     rule_add_handle(&r, l3_encap);
-    CHECK_ERR(ops->create_flow(s.tx_qp, (struct ibv_flow_attr *) r.buf,
+    CHECK_ERR(ops->create_flow(s.tx_qp, rule_attr(&r),
                                &flows[1]), 0);
-    rule_init(&r, 0, IBV_FLOW_ATTR_FLAGS_EGRESS);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, IBV_FLOW_ATTR_FLAGS_EGRESS);
     rule_add_eth_dst(&r, "0a:00:00:00:00:04");
     rule_add_handle(&r, gre_encap);
-    CHECK_ERR(ops->create_flow(s.tx_qp, (struct ibv_flow_attr *) r.buf,
+    CHECK_ERR(ops->create_flow(s.tx_qp, rule_attr(&r),
                                &flows[2]), 0);
 
-    CHECK_ERR(hw_model_set_wire_tx(s.devname, capture_tx, &cap), 0);
-    CHECK_ERR(hw_model_set_wire_tx(s.devname, dummy_tx, NULL), EBUSY);
-    CHECK_ERR(hw_model_set_wire_tx(s.devname, capture_tx, &cap), 0);
+    CHECK_ERR(hw_model_set_wire_tx(s.port.devname, capture_tx, &cap), 0);
+    CHECK_ERR(hw_model_set_wire_tx(s.port.devname, dummy_tx, NULL), EBUSY);
+    CHECK_ERR(hw_model_set_wire_tx(s.port.devname, capture_tx, &cap), 0);
     CHECK_ERR(hw_model_set_wire_tx("model9998", capture_tx, &cap), ENODEV);
-    CHECK_ERR(hw_model_set_pcap(s.devname, "test-hw-model-tunnel.pcap"), 0);
+    CHECK_ERR(hw_model_set_pcap(s.port.devname, "test-hw-model-tunnel.pcap"),
+              0);
 
     /* 1: VXLAN. */
     send_frame(&s, inner, 0);
     CHECK_EQ(cap.n, 1);
     want = encapsulated(VXLAN6_VLAN, inner, 0, 0);
-    CHECK_BYTES(cap.packets[0], want, 0);
+    CHECK_PACKET(cap.packets[0], want, 0);
     free(want);
 
     /* 2: L3 GRE, the frame's Ethernet header and tag removed. */
@@ -1195,7 +810,7 @@ test_device_encap(void)
     send_frame(&s, tagged, 0);
     CHECK_EQ(cap.n, 2);
     want = encapsulated(GRE6_L3, tagged, 18, 0);
-    CHECK_BYTES(cap.packets[1], want, 0);
+    CHECK_PACKET(cap.packets[1], want, 0);
     free(want);
 
     /* 3: GRE with key, of a frame that ends with Ethernet padding: the
@@ -1208,7 +823,7 @@ test_device_encap(void)
         send_padded(&s, padded, 10, 0);
         CHECK_EQ(cap.n, 3);
         want = encapsulated(GRE4_KEY, padded, 0, 0);
-        CHECK_BYTES(cap.packets[2], want, 0);
+        CHECK_PACKET(cap.packets[2], want, 0);
         CHECK_EQ(inet_sum((const uint8_t *) dp_packet_data(cap.packets[2])
                           + 14, 20), 0);
         free(want);
@@ -1219,7 +834,7 @@ test_device_encap(void)
     memcpy(inner->data, "\x0a\x00\x00\x00\x00\x05", 6);
     send_frame(&s, inner, 0);
     CHECK_EQ(cap.n, 4);
-    CHECK_BYTES(cap.packets[3], inner, 0);
+    CHECK_PACKET(cap.packets[3], inner, 0);
 
     /* A frame the encap would make too long is dropped. */
     {
@@ -1230,13 +845,13 @@ test_device_encap(void)
     }
     CHECK_EQ(cap.n, 4);
 
-    stats = get_stats(s.devname);
+    stats = model_stats(s.port.devname);
     CHECK_EQ(stats.tx_encap, 3);
     CHECK_EQ(stats.tx_packets, 4);
     CHECK_EQ(stats.tx_drop_encap, 1);
 
     /* The pcap file holds what the wire got. */
-    CHECK_ERR(hw_model_set_pcap(s.devname, NULL), 0);
+    CHECK_ERR(hw_model_set_pcap(s.port.devname, NULL), 0);
     {
         struct pcap_file *pcap = ovs_pcap_open("test-hw-model-tunnel.pcap",
                                                "rb");
@@ -1262,7 +877,7 @@ test_device_encap(void)
     }
 
     /* Once the far end is gone, it gets nothing. */
-    CHECK_ERR(hw_model_set_wire_tx(s.devname, NULL, NULL), 0);
+    CHECK_ERR(hw_model_set_wire_tx(s.port.devname, NULL, NULL), 0);
     send_frame(&s, inner, 0);
     CHECK_EQ(cap.n, 4);
     capture_clear(&cap);
@@ -1298,47 +913,48 @@ test_device_reformat_errors(void)
     size_t n;
 
     setup_create(&s, "model43");
-    CHECK_ERR(ops->query_caps(s.ctx, &caps), 0);
-    CHECK_ERR(hw_model_count_objects(s.devname, &objs), 0);
+    CHECK_ERR(ops->query_caps(s.port.ctx, &caps), 0);
+    CHECK_ERR(hw_model_count_objects(s.port.devname, &objs), 0);
     n = objs.total;
     memset(big, 0, sizeof big);
     memcpy(big, tmpl->data, tmpl->len);
 
-    CHECK_ERR(ops->create_reformat(s.ctx, 0, NULL, L2_DECAP, tx, &action),
+    CHECK_ERR(ops->create_reformat(s.port.ctx, 0, NULL, L2_DECAP, tx, &action),
               EOPNOTSUPP);
-    CHECK_ERR(ops->create_reformat(s.ctx, 14, big, L3_DECAP, tx, &action),
+    CHECK_ERR(ops->create_reformat(s.port.ctx, 14, big, L3_DECAP, tx, &action),
               EOPNOTSUPP);
-    CHECK_ERR(ops->create_reformat(s.ctx, tmpl->len, tmpl->data, L2_ENCAP,
+    CHECK_ERR(ops->create_reformat(s.port.ctx, tmpl->len, tmpl->data, L2_ENCAP,
                                    rx, &action), EOPNOTSUPP);
-    CHECK_ERR(ops->create_reformat(s.ctx, tmpl->len, tmpl->data, L3_ENCAP,
+    CHECK_ERR(ops->create_reformat(s.port.ctx, tmpl->len, tmpl->data, L3_ENCAP,
                                    rx, &action), EOPNOTSUPP);
-    CHECK_ERR(ops->create_reformat(s.ctx, 17, big, L3_DECAP, rx, &action),
+    CHECK_ERR(ops->create_reformat(s.port.ctx, 17, big, L3_DECAP, rx, &action),
               EINVAL);
-    CHECK_ERR(ops->create_reformat(s.ctx, caps.max_encap_header + 1, big,
+    CHECK_ERR(ops->create_reformat(s.port.ctx, caps.max_encap_header + 1, big,
                                    L2_ENCAP, tx, &action), EINVAL);
-    CHECK_ERR(ops->create_reformat(s.ctx, caps.max_encap_header + 1, big,
+    CHECK_ERR(ops->create_reformat(s.port.ctx, caps.max_encap_header + 1, big,
                                    L3_ENCAP, tx, &action), EINVAL);
     CHECK(!action);
-    CHECK_ERR(hw_model_count_objects(s.devname, &objs), 0);
+    CHECK_ERR(hw_model_count_objects(s.port.devname, &objs), 0);
     CHECK_EQ(objs.total, n);
-    CHECK_ERR(ops->create_reformat(s.ctx, caps.max_encap_header, big,
+    CHECK_ERR(ops->create_reformat(s.port.ctx, caps.max_encap_header, big,
                                    L2_ENCAP, tx, &encap), 0);
-    CHECK_ERR(ops->create_reformat(s.ctx, 0, NULL, L2_DECAP, rx, &decap), 0);
+    CHECK_ERR(ops->create_reformat(s.port.ctx, 0, NULL, L2_DECAP, rx,
+                                   &decap), 0);
 
     /* An encap on an ingress rule and a decap on an egress rule. */
-    rule_init(&r, 0, 0);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, 0);
     rule_add_udp_dst(&r, 4789);
     rule_add_handle(&r, encap);
-    CHECK_ERR(ops->create_flow(s.rss_qp, (struct ibv_flow_attr *) r.buf,
+    CHECK_ERR(ops->create_flow(s.port.rss_qp, rule_attr(&r),
                                &flow), EINVAL);
-    rule_init(&r, 0, IBV_FLOW_ATTR_FLAGS_EGRESS);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, IBV_FLOW_ATTR_FLAGS_EGRESS);
     rule_add_udp_dst(&r, 4789);
     rule_add_handle(&r, decap);
-    CHECK_ERR(ops->create_flow(s.tx_qp, (struct ibv_flow_attr *) r.buf,
+    CHECK_ERR(ops->create_flow(s.tx_qp, rule_attr(&r),
                                &flow), EINVAL);
 
     /* VXLAN and GRE specs have no INNER form. */
-    rule_init(&r, 0, 0);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, 0);
     {
         struct ibv_flow_spec_tunnel spec = {
             .type = IBV_FLOW_SPEC_VXLAN_TUNNEL | IBV_FLOW_SPEC_INNER,
@@ -1347,10 +963,10 @@ test_device_reformat_errors(void)
 
         rule_add(&r, &spec, sizeof spec);
     }
-    CHECK_ERR(ops->create_flow(s.rss_qp, (struct ibv_flow_attr *) r.buf,
+    CHECK_ERR(ops->create_flow(s.port.rss_qp, rule_attr(&r),
                                &flow), EINVAL);
 
-    CHECK_ERR(hw_model_count_objects(s.devname, &objs), 0);
+    CHECK_ERR(hw_model_count_objects(s.port.devname, &objs), 0);
     CHECK_EQ(objs.total, n + 2);
     CHECK_ERR(ops->destroy_action(encap), 0);
     CHECK_ERR(ops->destroy_action(decap), 0);
@@ -1415,7 +1031,7 @@ model_receive_wait(const struct setup *s, const struct frame *want,
         bool found = false;
 
         dp_packet_batch_init(&batch);
-        if (ops->rx_burst(s->wq, s->cq, &batch)) {
+        if (ops->rx_burst(s->port.wq, s->port.cq, &batch)) {
             xnanosleep(10 * 1000 * 1000);
             continue;
         }
@@ -1455,31 +1071,31 @@ test_afpacket(const char *ifname, const char *peer_name)
     setup_create(&s, "model44");
     CHECK_ERR(hw_model_afpacket_attach("model9997", ifname, &msg), ENODEV);
     free(msg);
-    CHECK_ERR(hw_model_afpacket_attach(s.devname, "no-such-if0", &msg),
+    CHECK_ERR(hw_model_afpacket_attach(s.port.devname, "no-such-if0", &msg),
               ENODEV);
     CHECK(strstr(msg, "no-such-if0"));
     free(msg);
-    CHECK_ERR(hw_model_afpacket_detach(s.devname), ENOENT);
-    CHECK_ERR(hw_model_afpacket_attach(s.devname, ifname, NULL), 0);
-    CHECK_ERR(hw_model_afpacket_attach(s.devname, ifname, &msg), EEXIST);
+    CHECK_ERR(hw_model_afpacket_detach(s.port.devname), ENOENT);
+    CHECK_ERR(hw_model_afpacket_attach(s.port.devname, ifname, NULL), 0);
+    CHECK_ERR(hw_model_afpacket_attach(s.port.devname, ifname, &msg), EEXIST);
     free(msg);
-    CHECK_ERR(hw_model_set_wire_tx(s.devname, dummy_tx, NULL), EBUSY);
+    CHECK_ERR(hw_model_set_wire_tx(s.port.devname, dummy_tx, NULL), EBUSY);
 
-    CHECK_ERR(ops->create_reformat(s.ctx, 0, NULL, L2_DECAP,
+    CHECK_ERR(ops->create_reformat(s.port.ctx, 0, NULL, L2_DECAP,
                                    MLX5DV_FLOW_TABLE_TYPE_NIC_RX, &decap), 0);
-    CHECK_ERR(ops->create_reformat(s.ctx, tmpl->len, tmpl->data, L2_ENCAP,
+    CHECK_ERR(ops->create_reformat(s.port.ctx, tmpl->len, tmpl->data, L2_ENCAP,
                                    MLX5DV_FLOW_TABLE_TYPE_NIC_TX, &encap), 0);
-    rule_init(&r, 0, 0);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, 0);
     rule_add_udp_dst(&r, 4789);
     rule_add_vni(&r, 0x123456);
     rule_add_handle(&r, decap);
     rule_add_tag(&r, 9);
-    CHECK_ERR(ops->create_flow(s.rss_qp, (struct ibv_flow_attr *) r.buf,
+    CHECK_ERR(ops->create_flow(s.port.rss_qp, rule_attr(&r),
                                &flows[0]), 0);
-    rule_init(&r, 0, IBV_FLOW_ATTR_FLAGS_EGRESS);
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, IBV_FLOW_ATTR_FLAGS_EGRESS);
     rule_add_eth_dst(&r, "0a:00:00:00:00:02");
     rule_add_handle(&r, encap);
-    CHECK_ERR(ops->create_flow(s.tx_qp, (struct ibv_flow_attr *) r.buf,
+    CHECK_ERR(ops->create_flow(s.tx_qp, rule_attr(&r),
                                &flows[1]), 0);
 
     /* Peer -> model: decapsulated by the ingress rule. */
@@ -1491,15 +1107,15 @@ test_afpacket(const char *ifname, const char *peer_name)
      * read back its own frame. */
     send_frame(&s, inner, 0);
     CHECK(peer_receive(peer, vxlan));
-    CHECK_ERR(hw_model_afpacket_get_stats(s.devname, &st), 0);
+    CHECK_ERR(hw_model_afpacket_get_stats(s.port.devname, &st), 0);
     CHECK(st.rx_frames >= 1 && st.tx_frames == 1 && !st.tx_errors);
-    CHECK_EQ(get_stats(s.devname).tx_encap, 1);
-    CHECK_EQ(get_stats(s.devname).rx_decap, 1);
+    CHECK_EQ(model_stats(s.port.devname).tx_encap, 1);
+    CHECK_EQ(model_stats(s.port.devname).rx_decap, 1);
 
-    CHECK_ERR(hw_model_afpacket_detach(s.devname), 0);
-    CHECK_ERR(hw_model_afpacket_get_stats(s.devname, &st), ENOENT);
-    CHECK_ERR(hw_model_set_wire_tx(s.devname, dummy_tx, NULL), 0);
-    CHECK_ERR(hw_model_set_wire_tx(s.devname, NULL, NULL), 0);
+    CHECK_ERR(hw_model_afpacket_detach(s.port.devname), 0);
+    CHECK_ERR(hw_model_afpacket_get_stats(s.port.devname, &st), ENOENT);
+    CHECK_ERR(hw_model_set_wire_tx(s.port.devname, dummy_tx, NULL), 0);
+    CHECK_ERR(hw_model_set_wire_tx(s.port.devname, NULL, NULL), 0);
     close(peer);
 
     CHECK_ERR(ops->destroy_flow(flows[0]), 0);

@@ -37,6 +37,7 @@
 #include "hw-toeplitz.h"
 #include "ovstest.h"
 #include "test-hw-check.h"
+#include "test-hw-model-port.h"
 #include "packets.h"
 #include "util.h"
 
@@ -88,15 +89,6 @@ total_objects(const char *devname)
 
     CHECK_ERR(hw_model_count_objects(devname, &objs), 0);
     return objs.total;
-}
-
-static struct hw_model_stats
-get_stats(const char *devname)
-{
-    struct hw_model_stats stats;
-
-    CHECK_ERR(hw_model_get_stats(devname, &stats), 0);
-    return stats;
 }
 
 static int
@@ -248,48 +240,6 @@ setup_destroy(struct setup *s)
     ops->close(s->ctx);
 }
 
-/* Steering rules as libibverbs consumes them: the 20-byte attribute, then
- * the specs back to back. */
-struct rule {
-    uint64_t buf[64];           /* Aligned like a malloc'd buffer. */
-    size_t size;
-};
-
-static void
-rule_init(struct rule *r, enum ibv_flow_attr_type type, uint16_t priority,
-          uint32_t flags)
-{
-    struct ibv_flow_attr attr = {
-        .type = type,
-        .size = sizeof attr,
-        .priority = priority,
-        .port = 1,
-        .flags = flags,
-    };
-
-    memset(r, 0, sizeof *r);
-    memcpy(r->buf, &attr, sizeof attr);
-    r->size = sizeof attr;
-}
-
-static void
-rule_add(struct rule *r, const void *spec, size_t size)
-{
-    struct ibv_flow_attr *attr = (struct ibv_flow_attr *) r->buf;
-
-    CHECK(r->size + size <= sizeof r->buf);
-    memcpy((uint8_t *) r->buf + r->size, spec, size);
-    r->size += size;
-    attr->size = r->size;
-    attr->num_of_specs++;
-}
-
-static struct ibv_flow_attr *
-rule_attr(struct rule *r)
-{
-    return (struct ibv_flow_attr *) r->buf;
-}
-
 static void
 rule_add_eth_ipv4(struct rule *r)
 {
@@ -323,31 +273,6 @@ rule_add_ipv4(struct rule *r, const char *src, const char *dst)
 }
 
 static void
-rule_add_udp_dst(struct rule *r, uint16_t dst)
-{
-    struct ibv_flow_spec_tcp_udp udp = {
-        .type = IBV_FLOW_SPEC_UDP,
-        .size = sizeof udp,
-        .val.dst_port = htons(dst),
-        .mask.dst_port = OVS_BE16_MAX,
-    };
-
-    rule_add(r, &udp, sizeof udp);
-}
-
-static void
-rule_add_tag(struct rule *r, uint32_t tag)
-{
-    struct ibv_flow_spec_action_tag spec = {
-        .type = IBV_FLOW_SPEC_ACTION_TAG,
-        .size = sizeof spec,
-        .tag_id = tag,
-    };
-
-    rule_add(r, &spec, sizeof spec);
-}
-
-static void
 rule_add_drop(struct rule *r)
 {
     struct ibv_flow_spec_action_drop spec = {
@@ -365,18 +290,6 @@ rule_add_count(struct rule *r, struct ibv_counters *counters)
         .type = IBV_FLOW_SPEC_ACTION_COUNT,
         .size = sizeof spec,
         .counters = counters,
-    };
-
-    rule_add(r, &spec, sizeof spec);
-}
-
-static void
-rule_add_handle(struct rule *r, struct ibv_flow_action *action)
-{
-    struct ibv_flow_spec_action_handle spec = {
-        .type = IBV_FLOW_SPEC_ACTION_HANDLE,
-        .size = sizeof spec,
-        .action = action,
     };
 
     rule_add(r, &spec, sizeof spec);
@@ -539,7 +452,7 @@ test_datapath(void)
     rule_add_udp_dst(&r, 4000);
     rule_add_tag(&r, 0x42);
     rule_add_count(&r, udp_counters);
-    CHECK_EQ(r.size, 20 + 40 + 24 + 16 + 12 + 16);
+    CHECK_EQ(rule_attr(&r)->size, 20 + 40 + 24 + 16 + 12 + 16);
     CHECK_ERR(ops->create_flow(s.rss_qp, rule_attr(&r), &udp_flow), 0);
     CHECK(udp_flow);
 
@@ -584,7 +497,7 @@ test_datapath(void)
     check_received(&s, -1, 0, 0, 0);
     check_counters(drop_counters, 1, 80);
     check_counters(udp_counters, 16, 16 * 100);
-    stats = get_stats(s.devname);
+    stats = model_stats(s.devname);
     CHECK_EQ(stats.rx_drop_rule, 1);
     CHECK_EQ(stats.rx_packets, ARRAY_SIZE(ms_vectors) + 16 + 1);
     CHECK_EQ(stats.rx_delivered, ARRAY_SIZE(ms_vectors) + 16);
@@ -597,7 +510,7 @@ test_datapath(void)
                         ms_vectors[0].dst, ms_vectors[0].dport, 60);
     CHECK_ERR(hw_model_receive(s.devname, packet), ENETDOWN);
     check_received(&s, -1, 0, 0, 0);
-    CHECK_EQ(get_stats(s.devname).rx_drop_wq_not_ready, 1);
+    CHECK_EQ(model_stats(s.devname).rx_drop_wq_not_ready, 1);
     /* ERR -> RDY is not a transition; ERR -> RESET -> RDY is. */
     CHECK_ERR(modify_wq_state(s.wqs[0], IBV_WQS_RDY), EINVAL);
     CHECK_ERR(modify_wq_state(s.wqs[0], IBV_WQS_RESET), 0);
@@ -627,7 +540,7 @@ test_datapath(void)
     packet = udp_packet(ms_vectors[0].src, ms_vectors[0].sport,
                         ms_vectors[0].dst, ms_vectors[0].dport, 60);
     CHECK_ERR(hw_model_receive(s.devname, packet), ENOBUFS);
-    CHECK_EQ(get_stats(s.devname).rx_drop_wq_full, 1);
+    CHECK_EQ(model_stats(s.devname).rx_drop_wq_full, 1);
     {
         struct dp_packet_batch batch;
         int n = 0;
@@ -662,14 +575,14 @@ test_datapath(void)
     CHECK_ERR(ops->destroy_flow(miss_flow), 0);
     packet = udp_packet("10.1.1.1", 1, "10.1.1.2", 2, 60);
     CHECK_ERR(hw_model_receive(s.devname, packet), ENOENT);
-    CHECK_EQ(get_stats(s.devname).rx_drop_no_rule, 1);
+    CHECK_EQ(model_stats(s.devname).rx_drop_no_rule, 1);
 
     /* A rule to the raw (send) QP steers to no RSS queue. */
     rule_init(&r, IBV_FLOW_ATTR_ALL_DEFAULT, 0, 0);
     CHECK_ERR(ops->create_flow(s.tx_qp, rule_attr(&r), &miss_flow), 0);
     packet = udp_packet("10.1.1.1", 1, "10.1.1.2", 2, 60);
     CHECK_ERR(hw_model_receive(s.devname, packet), EPROTOTYPE);
-    CHECK_EQ(get_stats(s.devname).rx_drop_no_rq, 1);
+    CHECK_EQ(model_stats(s.devname).rx_drop_no_rq, 1);
     CHECK_ERR(ops->destroy_qp(s.tx_qp), EBUSY);
     CHECK_ERR(ops->destroy_flow(miss_flow), 0);
 
@@ -719,7 +632,7 @@ test_tx(void)
                                            80));
     CHECK_EQ(ops->tx_burst(s.tx_qp, &batch), 1);
     CHECK_EQ(dp_packet_batch_size(&batch), 0);
-    stats = get_stats(s.devname);
+    stats = model_stats(s.devname);
     CHECK_EQ(stats.tx_packets, 2);
     CHECK_EQ(stats.tx_bytes, 140);
     CHECK_EQ(stats.tx_drop_rule, 1);
@@ -728,7 +641,7 @@ test_tx(void)
     dp_packet_batch_add(&batch, udp_packet("10.0.0.1", 1, "10.0.0.2", 2,
                                            60));
     CHECK_EQ(ops->tx_burst(s.rss_qp, &batch), 1);
-    CHECK_EQ(get_stats(s.devname).tx_drop_invalid, 1);
+    CHECK_EQ(model_stats(s.devname).tx_drop_invalid, 1);
 
     /* The capture holds the two frames that left: a 24-byte file header,
      * then a 16-byte record header per frame. */

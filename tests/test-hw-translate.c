@@ -37,73 +37,20 @@
 #include "openvswitch/ofpbuf.h"
 #include "ovstest.h"
 #include "packets.h"
+#include "test-hw-check.h"
+#include "test-hw-flows.h"
 #include "util.h"
 
-#define CHECK(COND)                                                     \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            ovs_abort(0, "%s:%d: check failed: %s",                     \
-                      __FILE__, __LINE__, #COND);                       \
-        }                                                               \
-    } while (0)
-
-#define CHECK_INT(ACTUAL, EXPECTED)                                     \
-    do {                                                                \
-        long long int actual_ = (ACTUAL);                               \
-        long long int expected_ = (EXPECTED);                           \
-        if (actual_ != expected_) {                                     \
-            ovs_abort(0, "%s:%d: %s is %lld (%#llx), expected %lld "    \
-                      "(%#llx)", __FILE__, __LINE__, #ACTUAL,           \
-                      actual_, actual_, expected_, expected_);          \
-        }                                                               \
-    } while (0)
-
-#define CHECK_STR(ACTUAL, EXPECTED)                                     \
-    do {                                                                \
-        const char *actual_ = (ACTUAL);                                 \
-        const char *expected_ = (EXPECTED);                             \
-        if (strcmp(actual_, expected_)) {                               \
-            ovs_abort(0, "%s:%d: %s is \"%s\", expected \"%s\"",      \
-                      __FILE__, __LINE__, #ACTUAL, actual_, expected_); \
-        }                                                               \
-    } while (0)
-
-#define TEST_PORT 3
-#define TEST_MARK 5
-
-/* A match as dpif-netdev hands it to a netdev flow API for a packet that
- * arrived untagged on TEST_PORT: exact in_port, recirc_id 0, Ethernet
- * packet type and "no VLAN" (tpid and tci 0 under full masks, as
- * odp_flow_key_to_mask() makes it). */
-static void
-dp_match_init(struct match *match)
-{
-    match_init_catchall(match);
-    match->flow.in_port.odp_port = u32_to_odp(TEST_PORT);
-    match->wc.masks.in_port.odp_port = u32_to_odp(UINT32_MAX);
-    match_set_recirc_id(match, 0);
-    match_set_packet_type(match, htonl(PT_ETH));
-    match->flow.vlans[0].tpid = htons(0);
-    match->flow.vlans[0].tci = htons(0);
-    match->wc.masks.vlans[0].tpid = OVS_BE16_MAX;
-    match->wc.masks.vlans[0].tci = OVS_BE16_MAX;
-}
-
-/* ...plus an IPv4 "not a fragment" match, as every IP megaflow has. */
 static void
 dp_match_init_ipv4(struct match *match)
 {
-    dp_match_init(match);
-    match_set_dl_type(match, htons(ETH_TYPE_IP));
-    match_set_nw_frag_masked(match, 0, FLOW_NW_FRAG_MASK);
+    dp_match_init_ip(match, htons(ETH_TYPE_IP));
 }
 
 static void
 dp_match_init_ipv6(struct match *match)
 {
-    dp_match_init(match);
-    match_set_dl_type(match, htons(ETH_TYPE_IPV6));
-    match_set_nw_frag_masked(match, 0, FLOW_NW_FRAG_MASK);
+    dp_match_init_ip(match, htons(ETH_TYPE_IPV6));
 }
 
 /* A UDP flow to 10.0.0.1:53. */
@@ -287,28 +234,28 @@ test_udp_partial(void)
     dp_match_init_udp(&match);
     CHECK_ACCEPTED(&match, &rule);
 
-    CHECK_INT(rule.outer.present, HW_HDR_IPV4 | HW_HDR_UDP);
-    CHECK_INT(ntohl(rule.outer.ipv4.dst), 0x0a000001);
-    CHECK_INT(ntohl(rule.outer.ipv4_mask.dst), 0xffffffff);
-    CHECK_INT(rule.outer.ipv4_mask.src, 0);
+    CHECK_EQ(rule.outer.present, HW_HDR_IPV4 | HW_HDR_UDP);
+    CHECK_EQ(ntohl(rule.outer.ipv4.dst), 0x0a000001);
+    CHECK_EQ(ntohl(rule.outer.ipv4_mask.dst), 0xffffffff);
+    CHECK_EQ(rule.outer.ipv4_mask.src, 0);
     /* The UDP spec implies the protocol: none in the IP spec. */
-    CHECK_INT(rule.outer.ipv4_mask.proto, 0);
-    CHECK_INT(rule.outer.ipv4_mask.tos, 0);
-    CHECK_INT(ntohs(rule.outer.l4.dst), 53);
-    CHECK_INT(ntohs(rule.outer.l4_mask.dst), 0xffff);
-    CHECK_INT(rule.outer.l4_mask.src, 0);
+    CHECK_EQ(rule.outer.ipv4_mask.proto, 0);
+    CHECK_EQ(rule.outer.ipv4_mask.tos, 0);
+    CHECK_EQ(ntohs(rule.outer.l4.dst), 53);
+    CHECK_EQ(ntohs(rule.outer.l4_mask.dst), 0xffff);
+    CHECK_EQ(rule.outer.l4_mask.src, 0);
     /* Untagged and no MAC: no ETH spec, no ethertype. */
-    CHECK_INT(rule.outer.eth_mask.tci, 0);
-    CHECK_INT(rule.outer.eth_mask.type, 0);
+    CHECK_EQ(rule.outer.eth_mask.tci, 0);
+    CHECK_EQ(rule.outer.eth_mask.type, 0);
 
     CHECK(rule.has_tag);
-    CHECK_INT(rule.tag, TEST_MARK);
+    CHECK_EQ(rule.tag, TEST_MARK);
     CHECK(rule.count);
-    CHECK_INT(rule.fate, HW_FATE_RSS);
+    CHECK_EQ(rule.fate, HW_FATE_RSS);
     CHECK(!rule.full);
 
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV4_UDP);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV4_UDP);
 }
 
 static void
@@ -330,31 +277,31 @@ test_tcp_macs_tos(void)
     match_set_tp_dst(&match, htons(80));
     CHECK_ACCEPTED(&match, &rule);
 
-    CHECK_INT(rule.outer.present, HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_TCP);
+    CHECK_EQ(rule.outer.present, HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_TCP);
     CHECK(eth_addr_equals(rule.outer.eth.dst, dst));
     CHECK(eth_addr_equals(rule.outer.eth_mask.dst, eth_addr_exact));
     CHECK(eth_addr_is_zero(rule.outer.eth.src));    /* 0x00 & 0x01. */
     CHECK(eth_addr_equals(rule.outer.eth_mask.src, mcast_mask));
-    CHECK_INT(rule.outer.eth_mask.type, 0);
-    CHECK_INT(ntohl(rule.outer.ipv4.src), 0xc0a80100);
-    CHECK_INT(ntohl(rule.outer.ipv4_mask.src), 0xffffff00);
-    CHECK_INT(rule.outer.ipv4.tos, 0xb8);
-    CHECK_INT(rule.outer.ipv4_mask.tos, 0xfc);
-    CHECK_INT(rule.outer.ipv4_mask.proto, 0);
-    CHECK_INT(ntohs(rule.outer.l4.src), 0x0400);
-    CHECK_INT(ntohs(rule.outer.l4_mask.src), 0xfc00);
-    CHECK_INT(ntohs(rule.outer.l4.dst), 80);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV4_TCP);
+    CHECK_EQ(rule.outer.eth_mask.type, 0);
+    CHECK_EQ(ntohl(rule.outer.ipv4.src), 0xc0a80100);
+    CHECK_EQ(ntohl(rule.outer.ipv4_mask.src), 0xffffff00);
+    CHECK_EQ(rule.outer.ipv4.tos, 0xb8);
+    CHECK_EQ(rule.outer.ipv4_mask.tos, 0xfc);
+    CHECK_EQ(rule.outer.ipv4_mask.proto, 0);
+    CHECK_EQ(ntohs(rule.outer.l4.src), 0x0400);
+    CHECK_EQ(ntohs(rule.outer.l4_mask.src), 0xfc00);
+    CHECK_EQ(ntohs(rule.outer.l4.dst), 80);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV4_TCP);
 
     /* TCP without any port match still gets its TCP spec. */
     dp_match_init_ipv4(&match);
     match_set_nw_proto(&match, IPPROTO_TCP);
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.present, HW_HDR_IPV4 | HW_HDR_TCP);
-    CHECK_INT(rule.outer.l4_mask.src | rule.outer.l4_mask.dst, 0);
-    CHECK_INT(rule.outer.ipv4_mask.proto, 0);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
+    CHECK_EQ(rule.outer.present, HW_HDR_IPV4 | HW_HDR_TCP);
+    CHECK_EQ(rule.outer.l4_mask.src | rule.outer.l4_mask.dst, 0);
+    CHECK_EQ(rule.outer.ipv4_mask.proto, 0);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
 }
 
 static void
@@ -367,26 +314,26 @@ test_ip_other_protocols(void)
     dp_match_init_ipv4(&match);
     match_set_nw_proto(&match, IPPROTO_GRE);
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.present, HW_HDR_IPV4);
-    CHECK_INT(rule.outer.ipv4.proto, IPPROTO_GRE);
-    CHECK_INT(rule.outer.ipv4_mask.proto, 0xff);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 1);
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV4);
+    CHECK_EQ(rule.outer.present, HW_HDR_IPV4);
+    CHECK_EQ(rule.outer.ipv4.proto, IPPROTO_GRE);
+    CHECK_EQ(rule.outer.ipv4_mask.proto, 0xff);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 1);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV4);
 
     /* ICMP without type/code is fine. */
     dp_match_init_ipv4(&match);
     match_set_nw_proto(&match, IPPROTO_ICMP);
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.ipv4.proto, IPPROTO_ICMP);
-    CHECK_INT(rule.outer.ipv4_mask.proto, 0xff);
+    CHECK_EQ(rule.outer.ipv4.proto, IPPROTO_ICMP);
+    CHECK_EQ(rule.outer.ipv4_mask.proto, 0xff);
 
     /* An IP flow with no protocol. */
     dp_match_init_ipv4(&match);
     match_set_nw_dst_masked(&match, htonl(0x0a000000), htonl(0xff000000));
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.present, HW_HDR_IPV4);
-    CHECK_INT(rule.outer.ipv4_mask.proto, 0);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 1);
+    CHECK_EQ(rule.outer.present, HW_HDR_IPV4);
+    CHECK_EQ(rule.outer.ipv4_mask.proto, 0);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 1);
 }
 
 static void
@@ -409,35 +356,35 @@ test_ipv6(void)
     match_set_tp_src(&match, htons(4789));
     CHECK_ACCEPTED(&match, &rule);
 
-    CHECK_INT(rule.outer.present, HW_HDR_IPV6 | HW_HDR_UDP);
+    CHECK_EQ(rule.outer.present, HW_HDR_IPV6 | HW_HDR_UDP);
     CHECK(in6_equal(&rule.outer.ipv6.src, "2001:db8:1::"));
     CHECK(in6_equal(&rule.outer.ipv6_mask.src, "ffff:ffff:ffff:ffff::"));
     CHECK(in6_equal(&rule.outer.ipv6.dst, "2001:db8:2::7"));
     CHECK(ipv6_mask_is_exact(&rule.outer.ipv6_mask.dst));
-    CHECK_INT(ntohl(rule.outer.ipv6.label), 0x12345);
-    CHECK_INT(ntohl(rule.outer.ipv6_mask.label), 0xfffff);
-    CHECK_INT(rule.outer.ipv6.tclass, 0x03);
-    CHECK_INT(rule.outer.ipv6_mask.tclass, 0x03);
-    CHECK_INT(rule.outer.ipv6_mask.next_hdr, 0);
-    CHECK_INT(ntohs(rule.outer.l4.src), 4789);
-    CHECK_INT(rule.outer.eth_mask.type, 0);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV6_UDP);
+    CHECK_EQ(ntohl(rule.outer.ipv6.label), 0x12345);
+    CHECK_EQ(ntohl(rule.outer.ipv6_mask.label), 0xfffff);
+    CHECK_EQ(rule.outer.ipv6.tclass, 0x03);
+    CHECK_EQ(rule.outer.ipv6_mask.tclass, 0x03);
+    CHECK_EQ(rule.outer.ipv6_mask.next_hdr, 0);
+    CHECK_EQ(ntohs(rule.outer.l4.src), 4789);
+    CHECK_EQ(rule.outer.eth_mask.type, 0);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV6_UDP);
 
     dp_match_init_ipv6(&match);
     match_set_nw_proto(&match, IPPROTO_TCP);
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV6_TCP);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV6_TCP);
 
     /* Next header other than TCP/UDP stays in the IPv6 spec. */
     dp_match_init_ipv6(&match);
     match_set_nw_proto(&match, IPPROTO_GRE);
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.present, HW_HDR_IPV6);
-    CHECK_INT(rule.outer.ipv6.next_hdr, IPPROTO_GRE);
-    CHECK_INT(rule.outer.ipv6_mask.next_hdr, 0xff);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 1);
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV6);
+    CHECK_EQ(rule.outer.present, HW_HDR_IPV6);
+    CHECK_EQ(rule.outer.ipv6.next_hdr, IPPROTO_GRE);
+    CHECK_EQ(rule.outer.ipv6_mask.next_hdr, 0xff);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 1);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV6);
 
     /* Hop limit cannot be matched. */
     dp_match_init_ipv6(&match);
@@ -449,8 +396,8 @@ test_ipv6(void)
     dp_match_init_ipv6(&match);
     match_set_ipv6_label_masked(&match, htonl(0x000001), htonl(0x1fffff));
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(ntohl(rule.outer.ipv6.label), 1);
-    CHECK_INT(ntohl(rule.outer.ipv6_mask.label), 0xfffff);
+    CHECK_EQ(ntohl(rule.outer.ipv6.label), 1);
+    CHECK_EQ(ntohl(rule.outer.ipv6_mask.label), 0xfffff);
     match_set_ipv6_label_masked(&match, htonl(0x100001), htonl(0x1fffff));
     CHECK_REFUSED(&match, "match on ipv6_label not supported");
 
@@ -477,24 +424,24 @@ test_l2_only(void)
     match_set_dl_type(&match, htons(ETH_TYPE_ARP));
     match_set_dl_dst(&match, dst);
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.present, HW_HDR_ETH);
-    CHECK_INT(ntohs(rule.outer.eth.type), ETH_TYPE_ARP);
-    CHECK_INT(ntohs(rule.outer.eth_mask.type), 0xffff);
+    CHECK_EQ(rule.outer.present, HW_HDR_ETH);
+    CHECK_EQ(ntohs(rule.outer.eth.type), ETH_TYPE_ARP);
+    CHECK_EQ(ntohs(rule.outer.eth_mask.type), 0xffff);
     CHECK(eth_addr_equals(rule.outer.eth.dst, dst));
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 2);
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV4);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 2);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV4);
 
     /* Nothing but the port: a match-all rule with no spec at all. */
     dp_match_init(&match);
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.present, 0);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 2);
+    CHECK_EQ(rule.outer.present, 0);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 2);
 
     /* MPLS by ethertype only is fine; a label is not. */
     dp_match_init(&match);
     match_set_dl_type(&match, htons(ETH_TYPE_MPLS));
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(ntohs(rule.outer.eth.type), ETH_TYPE_MPLS);
+    CHECK_EQ(ntohs(rule.outer.eth.type), ETH_TYPE_MPLS);
     match_set_mpls_label(&match, 0, htonl(100));
     CHECK_REFUSED(&match, "match on mpls not supported");
 }
@@ -509,24 +456,24 @@ test_vlan(void)
      * band (the VLAN guard keeps tagged packets away). */
     dp_match_init_udp(&match);
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.eth_mask.tci, 0);
+    CHECK_EQ(rule.outer.eth_mask.tci, 0);
     CHECK(!(rule.outer.present & HW_HDR_ETH));
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
 
     /* "vlan_tci=0/0x1000": untagged only, expressed the same way. */
     dp_match_init_udp(&match);
     match_set_dl_tci_masked(&match, htons(0), htons(VLAN_CFI));
     match.wc.masks.vlans[0].tpid = htons(0);
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.eth_mask.tci, 0);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
+    CHECK_EQ(rule.outer.eth_mask.tci, 0);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
 
     /* No VLAN match at all: the rule only sees untagged packets, which is
      * narrower than the flow and therefore safe. */
     dp_match_init_udp(&match);
     memset(&match.wc.masks.vlans[0], 0, sizeof match.wc.masks.vlans[0]);
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.eth_mask.tci, 0);
+    CHECK_EQ(rule.outer.eth_mask.tci, 0);
 
     /* VID 100 on a C-tag. */
     dp_match_init_udp(&match);
@@ -534,38 +481,38 @@ test_vlan(void)
     match_set_dl_tci_masked(&match, htons(VLAN_CFI | 100),
                             htons(VLAN_CFI | VLAN_VID_MASK));
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.present, HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_UDP);
-    CHECK_INT(ntohs(rule.outer.eth.tci), 100);
-    CHECK_INT(ntohs(rule.outer.eth_mask.tci), VLAN_VID_MASK);
-    CHECK_INT(rule.outer.eth_mask.type, 0);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TAGGED);
+    CHECK_EQ(rule.outer.present, HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_UDP);
+    CHECK_EQ(ntohs(rule.outer.eth.tci), 100);
+    CHECK_EQ(ntohs(rule.outer.eth_mask.tci), VLAN_VID_MASK);
+    CHECK_EQ(rule.outer.eth_mask.type, 0);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_TAGGED);
 
     /* PCP 5 and VID 7: the CFI bit is OVS's "present", never sent. */
     dp_match_init_ipv4(&match);
     match.flow.vlans[0].tpid = htons(ETH_TYPE_VLAN_8021Q);
     match_set_dl_tci(&match, htons((5 << VLAN_PCP_SHIFT) | VLAN_CFI | 7));
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(ntohs(rule.outer.eth.tci), (5 << VLAN_PCP_SHIFT) | 7);
-    CHECK_INT(ntohs(rule.outer.eth_mask.tci), VLAN_PCP_MASK | VLAN_VID_MASK);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TAGGED + 1);
+    CHECK_EQ(ntohs(rule.outer.eth.tci), (5 << VLAN_PCP_SHIFT) | 7);
+    CHECK_EQ(ntohs(rule.outer.eth_mask.tci), VLAN_PCP_MASK | VLAN_VID_MASK);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_TAGGED + 1);
 
     /* Any tag: the DEI bit with value 0 requires the tag. */
     dp_match_init(&match);
     match.flow.vlans[0].tpid = htons(ETH_TYPE_VLAN_8021Q);
     match_set_dl_tci_masked(&match, htons(VLAN_CFI), htons(VLAN_CFI));
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.present, HW_HDR_ETH);
-    CHECK_INT(ntohs(rule.outer.eth.tci), 0);
-    CHECK_INT(ntohs(rule.outer.eth_mask.tci), 0x1000);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TAGGED + 2);
+    CHECK_EQ(rule.outer.present, HW_HDR_ETH);
+    CHECK_EQ(ntohs(rule.outer.eth.tci), 0);
+    CHECK_EQ(ntohs(rule.outer.eth_mask.tci), 0x1000);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_TAGGED + 2);
 
     /* A VID match without the CFI bit still implies a tag. */
     dp_match_init(&match);
     match.wc.masks.vlans[0].tpid = htons(0);
     match_set_dl_tci_masked(&match, htons(9), htons(VLAN_VID_MASK));
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(ntohs(rule.outer.eth.tci), 9);
-    CHECK_INT(ntohs(rule.outer.eth_mask.tci), VLAN_VID_MASK);
+    CHECK_EQ(ntohs(rule.outer.eth.tci), 9);
+    CHECK_EQ(ntohs(rule.outer.eth_mask.tci), VLAN_VID_MASK);
 
     /* VID 0 without CFI: untagged packets or priority tags.  The rule goes
      * to the untagged band without a TCI match (narrower). */
@@ -573,7 +520,7 @@ test_vlan(void)
     match.wc.masks.vlans[0].tpid = htons(0);
     match_set_dl_tci_masked(&match, htons(0), htons(VLAN_VID_MASK));
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.eth_mask.tci, 0);
+    CHECK_EQ(rule.outer.eth_mask.tci, 0);
 
     /* 802.1ad: verbs only knows C-tags. */
     dp_match_init(&match);
@@ -648,8 +595,8 @@ test_dl_type(void)
     dp_match_init_ipv4(&match);
     match_set_dl_dst(&match, eth_addr_broadcast);
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.present, HW_HDR_ETH | HW_HDR_IPV4);
-    CHECK_INT(rule.outer.eth_mask.type, 0);
+    CHECK_EQ(rule.outer.present, HW_HDR_ETH | HW_HDR_IPV4);
+    CHECK_EQ(rule.outer.eth_mask.type, 0);
 }
 
 static void
@@ -688,7 +635,7 @@ test_metadata(void)
     CHECK_REFUSED(&match, "match on ct_state not supported");
     match_set_ct_state_masked(&match, 0, CS_TRACKED);
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(rule.outer.present, HW_HDR_IPV4 | HW_HDR_UDP);
+    CHECK_EQ(rule.outer.present, HW_HDR_IPV4 | HW_HDR_UDP);
     match_set_ct_zone(&match, 3);
     CHECK_REFUSED(&match, "match on ct_zone not supported");
     dp_match_init_udp(&match);
@@ -831,12 +778,12 @@ test_values_outside_masks(void)
     match.flow.ipv6_label = OVS_BE32_MAX;
     match.flow.nw_ttl = 64;
     CHECK_ACCEPTED(&match, &rule);
-    CHECK_INT(ntohl(rule.outer.ipv4.src), 0x0a010200);
-    CHECK_INT(rule.outer.ipv4.dst, 0);
-    CHECK_INT(rule.outer.ipv4_mask.dst, 0);
-    CHECK_INT(rule.outer.ipv4.tos, 0x03);
-    CHECK_INT(ntohs(rule.outer.l4.src), 0xff00);
-    CHECK_INT(rule.outer.l4.dst, 0);
+    CHECK_EQ(ntohl(rule.outer.ipv4.src), 0x0a010200);
+    CHECK_EQ(rule.outer.ipv4.dst, 0);
+    CHECK_EQ(rule.outer.ipv4_mask.dst, 0);
+    CHECK_EQ(rule.outer.ipv4.tos, 0x03);
+    CHECK_EQ(ntohs(rule.outer.l4.src), 0xff00);
+    CHECK_EQ(rule.outer.l4.dst, 0);
     CHECK(eth_addr_equals(rule.outer.eth.dst,
                           (struct eth_addr) ETH_ADDR_C(01, 00, 00, 00, 00,
                                                        00)));
@@ -853,8 +800,8 @@ test_values_outside_masks(void)
     CHECK_ACCEPTED(&match, &rule);
     CHECK(in6_equal(&rule.outer.ipv6.src, "ffff::"));
     CHECK(ipv6_mask_is_any(&rule.outer.ipv6.dst));
-    CHECK_INT(ntohl(rule.outer.ipv6.label), 0xff);
-    CHECK_INT(rule.outer.ipv6.tclass, 0xfc);
+    CHECK_EQ(ntohl(rule.outer.ipv6.label), 0xff);
+    CHECK_EQ(rule.outer.ipv6.tclass, 0xfc);
 }
 
 static void
@@ -869,17 +816,17 @@ test_actions(void)
     ofpbuf_init(&actions, 64);
 
     /* No action: drop, fully in hardware, no mark needed. */
-    CHECK_INT(translate_mark(&match, &actions, 0, &rule, NULL), 0);
-    CHECK_INT(rule.fate, HW_FATE_DROP);
+    CHECK_EQ(translate_mark(&match, &actions, 0, &rule, NULL), 0);
+    CHECK_EQ(rule.fate, HW_FATE_DROP);
     CHECK(rule.full);
     CHECK(rule.count);
     CHECK(!rule.has_tag);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
 
     /* An explicit drop: the same. */
     put_drop(&actions);
-    CHECK_INT(translate(&match, &actions, &rule), 0);
-    CHECK_INT(rule.fate, HW_FATE_DROP);
+    CHECK_EQ(translate(&match, &actions, &rule), 0);
+    CHECK_EQ(rule.fate, HW_FATE_DROP);
     CHECK(rule.full);
     CHECK(!rule.has_tag);
 
@@ -887,43 +834,43 @@ test_actions(void)
     ofpbuf_clear(&actions);
     put_output(&actions, 2);
     put_drop(&actions);
-    CHECK_INT(translate(&match, &actions, &rule), 0);
-    CHECK_INT(rule.fate, HW_FATE_RSS);
+    CHECK_EQ(translate(&match, &actions, &rule), 0);
+    CHECK_EQ(rule.fate, HW_FATE_RSS);
     CHECK(!rule.full);
     CHECK(rule.has_tag);
-    CHECK_INT(rule.tag, TEST_MARK);
+    CHECK_EQ(rule.tag, TEST_MARK);
     CHECK(rule.count);
 
     /* Any other action list is a partial offload. */
     ofpbuf_clear(&actions);
     nl_msg_put_u32(&actions, OVS_ACTION_ATTR_RECIRC, 7);
-    CHECK_INT(translate(&match, &actions, &rule), 0);
-    CHECK_INT(rule.fate, HW_FATE_RSS);
+    CHECK_EQ(translate(&match, &actions, &rule), 0);
+    CHECK_EQ(rule.fate, HW_FATE_RSS);
     CHECK(!rule.full);
 
     /* Marks: 1 .. 2^24 - 1. */
-    CHECK_INT(translate_mark(&match, &actions, 1, &rule, NULL), 0);
-    CHECK_INT(rule.tag, 1);
-    CHECK_INT(translate_mark(&match, &actions, 0xffffff, &rule, NULL), 0);
-    CHECK_INT(rule.tag, 0xffffff);
-    CHECK_INT(translate_mark(&match, &actions, 0x1000000, &rule, &reason),
-              EINVAL);
+    CHECK_EQ(translate_mark(&match, &actions, 1, &rule, NULL), 0);
+    CHECK_EQ(rule.tag, 1);
+    CHECK_EQ(translate_mark(&match, &actions, 0xffffff, &rule, NULL), 0);
+    CHECK_EQ(rule.tag, 0xffffff);
+    CHECK_EQ(translate_mark(&match, &actions, 0x1000000, &rule, &reason),
+             EINVAL);
     CHECK_STR(ds_cstr(&reason),
               "flow mark 16777216 does not fit the 24-bit tag");
     ds_clear(&reason);
-    CHECK_INT(translate_mark(&match, &actions, 0, &rule, &reason), EINVAL);
+    CHECK_EQ(translate_mark(&match, &actions, 0, &rule, &reason), EINVAL);
     CHECK_STR(ds_cstr(&reason), "flow mark 0 does not fit the 24-bit tag");
     ds_clear(&reason);
-    CHECK_INT(translate_mark(&match, &actions, UINT32_MAX, &rule, &reason),
-              EINVAL);
+    CHECK_EQ(translate_mark(&match, &actions, UINT32_MAX, &rule, &reason),
+             EINVAL);
     CHECK_STR(ds_cstr(&reason),
               "flow mark 4294967295 does not fit the 24-bit tag");
     ds_clear(&reason);
 
     /* A refused match wins over a bad mark and is reported first. */
     match_set_nw_ttl(&match, 1);
-    CHECK_INT(translate_mark(&match, &actions, 0, &rule, &reason),
-              EOPNOTSUPP);
+    CHECK_EQ(translate_mark(&match, &actions, 0, &rule, &reason),
+             EOPNOTSUPP);
     CHECK_STR(ds_cstr(&reason), "match on nw_ttl not supported");
     ds_clear(&reason);
 
@@ -932,8 +879,8 @@ test_actions(void)
     ofpbuf_clear(&actions);
     put_output(&actions, 2);
     actions.size -= 2;
-    CHECK_INT(translate_mark(&match, &actions, TEST_MARK, &rule, &reason),
-              EINVAL);
+    CHECK_EQ(translate_mark(&match, &actions, TEST_MARK, &rule, &reason),
+             EINVAL);
     CHECK_STR(ds_cstr(&reason), "malformed actions");
 
     ds_destroy(&reason);
@@ -962,7 +909,7 @@ test_every_field_named(void)
             ((uint8_t *) &match.wc.masks)[ofs] |= values[i];
             error = translate_mark(&match, NULL, TEST_MARK, &rule, &reason);
             if (error) {
-                CHECK_INT(error, EOPNOTSUPP);
+                CHECK_EQ(error, EOPNOTSUPP);
                 if (strstr(ds_cstr(&reason), "offset")
                     || !strstr(ds_cstr(&reason), "match on ")
                     || !strstr(ds_cstr(&reason), " not supported")) {
@@ -1026,29 +973,29 @@ test_priority_and_rss_bands(void)
     struct hw_rule rule;
 
     memset(&rule, 0, sizeof rule);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 2);
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV4);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 2);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV4);
 
     rule.outer.present = HW_HDR_ETH;
     rule.outer.eth_mask.tci = htons(0x1000);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TAGGED + 2);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_TAGGED + 2);
     rule.outer.present |= HW_HDR_IPV6;
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TAGGED + 1);
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV6);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_TAGGED + 1);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV6);
     rule.outer.present |= HW_HDR_TCP;
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TAGGED);
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV6_TCP);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_TAGGED);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV6_TCP);
 
     rule.outer.eth_mask.tci = htons(0);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
     rule.outer.present = HW_HDR_IPV4 | HW_HDR_UDP;
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV4_UDP);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV4_UDP);
     rule.outer.present = HW_HDR_IPV4;
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 1);
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV4);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED + 1);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV4);
     rule.outer.present = HW_HDR_IPV6 | HW_HDR_UDP;
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV6_UDP);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV6_UDP);
 
     /* Every band stays below the guard or between it and the miss rules,
      * and within the 0..15 verbs accepts. */
@@ -1180,79 +1127,79 @@ test_vport_vxlan(void)
     struct ofpbuf drop;
 
     vport_match_init(&match, false);
-    CHECK_INT(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
-    CHECK_INT(rule.tunnel, HW_TUNNEL_VXLAN);
-    CHECK_INT(rule.outer.present, HW_HDR_IPV4 | HW_HDR_UDP);
-    CHECK_INT(ntohl(rule.outer.ipv4.src), 0x0101025c);
-    CHECK_INT(ntohl(rule.outer.ipv4_mask.src), 0xffffffff);
-    CHECK_INT(ntohl(rule.outer.ipv4.dst), 0x01010258);
-    CHECK_INT(ntohl(rule.outer.ipv4_mask.dst), 0xffffffff);
-    CHECK_INT(rule.outer.ipv4.tos, 0);
-    CHECK_INT(rule.outer.ipv4_mask.tos, 0xff);
-    CHECK_INT(rule.outer.ipv4_mask.proto, 0);
-    CHECK_INT(ntohs(rule.outer.l4.dst), 4789);
-    CHECK_INT(ntohs(rule.outer.l4_mask.dst), 0xffff);
-    CHECK_INT(rule.outer.l4_mask.src, 0);
-    CHECK_INT(ntohl(rule.tnl.vni), 0x7b);
-    CHECK_INT(ntohl(rule.tnl_mask.vni), 0xffffff);
-    CHECK_INT(rule.tnl_mask.gre_key, 0);
-    CHECK_INT(rule.inner.present, HW_HDR_IPV4 | HW_HDR_TCP);
-    CHECK_INT(ntohl(rule.inner.ipv4.dst), 0x0a000002);
-    CHECK_INT(ntohs(rule.inner.l4.dst), 80);
-    CHECK_INT(rule.reformat, HW_REFORMAT_L2_DECAP);
-    CHECK_INT(rule.reformat_len, 0);
+    CHECK_EQ(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
+    CHECK_EQ(rule.tunnel, HW_TUNNEL_VXLAN);
+    CHECK_EQ(rule.outer.present, HW_HDR_IPV4 | HW_HDR_UDP);
+    CHECK_EQ(ntohl(rule.outer.ipv4.src), 0x0101025c);
+    CHECK_EQ(ntohl(rule.outer.ipv4_mask.src), 0xffffffff);
+    CHECK_EQ(ntohl(rule.outer.ipv4.dst), 0x01010258);
+    CHECK_EQ(ntohl(rule.outer.ipv4_mask.dst), 0xffffffff);
+    CHECK_EQ(rule.outer.ipv4.tos, 0);
+    CHECK_EQ(rule.outer.ipv4_mask.tos, 0xff);
+    CHECK_EQ(rule.outer.ipv4_mask.proto, 0);
+    CHECK_EQ(ntohs(rule.outer.l4.dst), 4789);
+    CHECK_EQ(ntohs(rule.outer.l4_mask.dst), 0xffff);
+    CHECK_EQ(rule.outer.l4_mask.src, 0);
+    CHECK_EQ(ntohl(rule.tnl.vni), 0x7b);
+    CHECK_EQ(ntohl(rule.tnl_mask.vni), 0xffffff);
+    CHECK_EQ(rule.tnl_mask.gre_key, 0);
+    CHECK_EQ(rule.inner.present, HW_HDR_IPV4 | HW_HDR_TCP);
+    CHECK_EQ(ntohl(rule.inner.ipv4.dst), 0x0a000002);
+    CHECK_EQ(ntohs(rule.inner.l4.dst), 80);
+    CHECK_EQ(rule.reformat, HW_REFORMAT_L2_DECAP);
+    CHECK_EQ(rule.reformat_len, 0);
     CHECK(!rule.egress);
     CHECK(rule.has_tag);
-    CHECK_INT(rule.tag, TEST_VPORT_MARK);
+    CHECK_EQ(rule.tag, TEST_VPORT_MARK);
     CHECK(!rule.full);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_TUNNEL);
-    CHECK_INT(hw_rule_rss_type(&rule), HW_RSS_IPV4_TCP);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_TUNNEL);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV4_TCP);
 
     /* What recovery gives the decapsulated packets. */
     vport_params_init(&params, HW_TUNNEL_VXLAN);
     hw_translate_tunnel_restore(&match, &params, &restore);
-    CHECK_INT(ntohl(restore.tunnel.ip_src), 0x0101025c);
-    CHECK_INT(ntohl(restore.tunnel.ip_dst), 0x01010258);
+    CHECK_EQ(ntohl(restore.tunnel.ip_src), 0x0101025c);
+    CHECK_EQ(ntohl(restore.tunnel.ip_dst), 0x01010258);
     CHECK(ipv6_mask_is_any(&restore.tunnel.ipv6_dst));
-    CHECK_INT(ntohll(restore.tunnel.tun_id), 0x7b);
-    CHECK_INT(restore.tunnel.flags, FLOW_TNL_F_KEY);
-    CHECK_INT(restore.tunnel.ip_tos, 0);
-    CHECK_INT(ntohs(restore.tunnel.tp_dst), 4789);
-    CHECK_INT(restore.tunnel.tp_src, 0);
-    CHECK_INT(ntohl(restore.packet_type), PT_ETH);
+    CHECK_EQ(ntohll(restore.tunnel.tun_id), 0x7b);
+    CHECK_EQ(restore.tunnel.flags, FLOW_TNL_F_KEY);
+    CHECK_EQ(restore.tunnel.ip_tos, 0);
+    CHECK_EQ(ntohs(restore.tunnel.tp_dst), 4789);
+    CHECK_EQ(restore.tunnel.tp_src, 0);
+    CHECK_EQ(ntohl(restore.packet_type), PT_ETH);
 
     /* DF cannot be matched (OpenFlow cannot see it either): consumed, and
      * given back as the flow had it.  The TOS can. */
     match.flow.tunnel.flags |= FLOW_TNL_F_DONT_FRAGMENT;
     match_set_tun_tos(&match, 0xb8);
-    CHECK_INT(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
-    CHECK_INT(rule.outer.ipv4.tos, 0xb8);
+    CHECK_EQ(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
+    CHECK_EQ(rule.outer.ipv4.tos, 0xb8);
     hw_translate_tunnel_restore(&match, &params, &restore);
-    CHECK_INT(restore.tunnel.flags, FLOW_TNL_F_KEY | FLOW_TNL_F_DONT_FRAGMENT);
-    CHECK_INT(restore.tunnel.ip_tos, 0xb8);
+    CHECK_EQ(restore.tunnel.flags, FLOW_TNL_F_KEY | FLOW_TNL_F_DONT_FRAGMENT);
+    CHECK_EQ(restore.tunnel.ip_tos, 0xb8);
 
     /* IPv6 outer. */
     vport_match_init(&match, true);
-    CHECK_INT(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
-    CHECK_INT(rule.outer.present, HW_HDR_IPV6 | HW_HDR_UDP);
+    CHECK_EQ(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
+    CHECK_EQ(rule.outer.present, HW_HDR_IPV6 | HW_HDR_UDP);
     CHECK(in6_equal(&rule.outer.ipv6.src, "2001:db8::92"));
     CHECK(ipv6_mask_is_exact(&rule.outer.ipv6_mask.dst));
-    CHECK_INT(rule.outer.ipv6_mask.tclass, 0xff);
-    CHECK_INT(rule.outer.ipv6_mask.next_hdr, 0);
+    CHECK_EQ(rule.outer.ipv6_mask.tclass, 0xff);
+    CHECK_EQ(rule.outer.ipv6_mask.next_hdr, 0);
     hw_translate_tunnel_restore(&match, &params, &restore);
     CHECK(in6_equal(&restore.tunnel.ipv6_dst, "2001:db8::88"));
-    CHECK_INT(restore.tunnel.ip_dst, 0);
+    CHECK_EQ(restore.tunnel.ip_dst, 0);
 
     /* A vport flow that drops: no decap needed (nor allowed with DROP). */
     vport_match_init(&match, false);
     vport_params_init(&params, HW_TUNNEL_VXLAN);
     ofpbuf_init(&drop, 0);
-    CHECK_INT(hw_translate_flow(&match, drop.data, drop.size, &params, &rule,
+    CHECK_EQ(hw_translate_flow(&match, drop.data, drop.size, &params, &rule,
                                 NULL), 0);
-    CHECK_INT(rule.fate, HW_FATE_DROP);
+    CHECK_EQ(rule.fate, HW_FATE_DROP);
     CHECK(rule.full);
-    CHECK_INT(rule.reformat, HW_REFORMAT_NONE);
-    CHECK_INT(rule.tunnel, HW_TUNNEL_VXLAN);
+    CHECK_EQ(rule.reformat, HW_REFORMAT_NONE);
+    CHECK_EQ(rule.tunnel, HW_TUNNEL_VXLAN);
     ofpbuf_uninit(&drop);
 }
 
@@ -1268,51 +1215,51 @@ test_vport_gre(void)
     /* GRE carrying Ethernet (TEB) with a key. */
     vport_match_init(&match, false);
     match_set_tun_id(&match, htonll(0x1c8));
-    CHECK_INT(translate_vport(&match, HW_TUNNEL_GRE, &rule, NULL), 0);
-    CHECK_INT(rule.tunnel, HW_TUNNEL_GRE);
-    CHECK_INT(rule.outer.present, HW_HDR_IPV4);
-    CHECK_INT(ntohs(rule.tnl.gre_protocol), ETH_TYPE_TEB);
-    CHECK_INT(ntohs(rule.tnl_mask.gre_protocol), 0xffff);
-    CHECK_INT(ntohl(rule.tnl.gre_key), 0x1c8);
-    CHECK_INT(ntohl(rule.tnl_mask.gre_key), 0xffffffff);
-    CHECK_INT(rule.tnl_mask.vni, 0);
-    CHECK_INT(rule.reformat, HW_REFORMAT_L2_DECAP);
+    CHECK_EQ(translate_vport(&match, HW_TUNNEL_GRE, &rule, NULL), 0);
+    CHECK_EQ(rule.tunnel, HW_TUNNEL_GRE);
+    CHECK_EQ(rule.outer.present, HW_HDR_IPV4);
+    CHECK_EQ(ntohs(rule.tnl.gre_protocol), ETH_TYPE_TEB);
+    CHECK_EQ(ntohs(rule.tnl_mask.gre_protocol), 0xffff);
+    CHECK_EQ(ntohl(rule.tnl.gre_key), 0x1c8);
+    CHECK_EQ(ntohl(rule.tnl_mask.gre_key), 0xffffffff);
+    CHECK_EQ(rule.tnl_mask.vni, 0);
+    CHECK_EQ(rule.reformat, HW_REFORMAT_L2_DECAP);
     vport_params_init(&params, HW_TUNNEL_GRE);
     hw_translate_tunnel_restore(&match, &params, &restore);
-    CHECK_INT(restore.tunnel.tp_dst, 0);
-    CHECK_INT(ntohll(restore.tunnel.tun_id), 0x1c8);
+    CHECK_EQ(restore.tunnel.tp_dst, 0);
+    CHECK_EQ(ntohll(restore.tunnel.tun_id), 0x1c8);
 
     /* A keyless GRE port: tun_id 0 "-key", matched as key 0. */
     match_set_tun_id(&match, htonll(0));
     match.flow.tunnel.flags = 0;
-    CHECK_INT(translate_vport(&match, HW_TUNNEL_GRE, &rule, NULL), 0);
-    CHECK_INT(rule.tnl.gre_key, 0);
-    CHECK_INT(ntohl(rule.tnl_mask.gre_key), 0xffffffff);
+    CHECK_EQ(translate_vport(&match, HW_TUNNEL_GRE, &rule, NULL), 0);
+    CHECK_EQ(rule.tnl.gre_key, 0);
+    CHECK_EQ(ntohl(rule.tnl_mask.gre_key), 0xffffffff);
     hw_translate_tunnel_restore(&match, &params, &restore);
-    CHECK_INT(restore.tunnel.flags, 0);
+    CHECK_EQ(restore.tunnel.flags, 0);
 
     /* ip6gre: the same over an IPv6 outer, addresses and traffic class
      * matched exactly, and given back as IPv6 tunnel metadata. */
     vport_match_init(&match, true);
     match_set_tun_id(&match, htonll(0x1c8));
-    CHECK_INT(translate_vport(&match, HW_TUNNEL_GRE, &rule, NULL), 0);
-    CHECK_INT(rule.outer.present, HW_HDR_IPV6);
+    CHECK_EQ(translate_vport(&match, HW_TUNNEL_GRE, &rule, NULL), 0);
+    CHECK_EQ(rule.outer.present, HW_HDR_IPV6);
     CHECK(in6_equal(&rule.outer.ipv6.src, "2001:db8::92"));
     CHECK(in6_equal(&rule.outer.ipv6.dst, "2001:db8::88"));
     CHECK(ipv6_mask_is_exact(&rule.outer.ipv6_mask.src));
     CHECK(ipv6_mask_is_exact(&rule.outer.ipv6_mask.dst));
-    CHECK_INT(rule.outer.ipv6_mask.tclass, 0xff);
-    CHECK_INT(ntohs(rule.tnl.gre_protocol), ETH_TYPE_TEB);
-    CHECK_INT(ntohl(rule.tnl.gre_key), 0x1c8);
-    CHECK_INT(ntohl(rule.tnl_mask.gre_key), 0xffffffff);
-    CHECK_INT(rule.reformat, HW_REFORMAT_L2_DECAP);
+    CHECK_EQ(rule.outer.ipv6_mask.tclass, 0xff);
+    CHECK_EQ(ntohs(rule.tnl.gre_protocol), ETH_TYPE_TEB);
+    CHECK_EQ(ntohl(rule.tnl.gre_key), 0x1c8);
+    CHECK_EQ(ntohl(rule.tnl_mask.gre_key), 0xffffffff);
+    CHECK_EQ(rule.reformat, HW_REFORMAT_L2_DECAP);
     hw_translate_tunnel_restore(&match, &params, &restore);
     CHECK(in6_equal(&restore.tunnel.ipv6_src, "2001:db8::92"));
     CHECK(in6_equal(&restore.tunnel.ipv6_dst, "2001:db8::88"));
-    CHECK_INT(restore.tunnel.ip_dst, 0);
-    CHECK_INT(ntohll(restore.tunnel.tun_id), 0x1c8);
-    CHECK_INT(restore.tunnel.flags, FLOW_TNL_F_KEY);
-    CHECK_INT(restore.tunnel.tp_dst, 0);
+    CHECK_EQ(restore.tunnel.ip_dst, 0);
+    CHECK_EQ(ntohll(restore.tunnel.tun_id), 0x1c8);
+    CHECK_EQ(restore.tunnel.flags, FLOW_TNL_F_KEY);
+    CHECK_EQ(restore.tunnel.tp_dst, 0);
     /* A GRE checksum the NIC would not verify. */
     match.flow.tunnel.flags |= FLOW_TNL_F_CSUM;
     CHECK_VPORT_REFUSED(&match, HW_TUNNEL_GRE, "tunnel with checksum not "
@@ -1328,19 +1275,19 @@ test_vport_gre(void)
         match_set_packet_type(&match, htonl(PT_IPV4));
         match.wc.masks.vlans[0].tpid = htons(0);
         match.wc.masks.vlans[0].tci = htons(0);
-        CHECK_INT(translate_vport(&match, HW_TUNNEL_GRE, &rule, NULL), 0);
-        CHECK_INT(rule.outer.present, ipv6 ? HW_HDR_IPV6 : HW_HDR_IPV4);
-        CHECK_INT(ntohs(rule.tnl.gre_protocol), ETH_TYPE_IP);
-        CHECK_INT(rule.reformat, HW_REFORMAT_L3_DECAP);
-        CHECK_INT(rule.reformat_len, ETH_HEADER_LEN);
+        CHECK_EQ(translate_vport(&match, HW_TUNNEL_GRE, &rule, NULL), 0);
+        CHECK_EQ(rule.outer.present, ipv6 ? HW_HDR_IPV6 : HW_HDR_IPV4);
+        CHECK_EQ(ntohs(rule.tnl.gre_protocol), ETH_TYPE_IP);
+        CHECK_EQ(rule.reformat, HW_REFORMAT_L3_DECAP);
+        CHECK_EQ(rule.reformat_len, ETH_HEADER_LEN);
         memcpy(&eth, rule.reformat_data, sizeof eth);
-        CHECK_INT(ntohs(eth.eth_type), ETH_TYPE_IP);
+        CHECK_EQ(ntohs(eth.eth_type), ETH_TYPE_IP);
         CHECK(eth_addr_is_zero(eth.eth_dst)
               && eth_addr_is_zero(eth.eth_src));
-        CHECK_INT(rule.inner.present, HW_HDR_IPV4 | HW_HDR_TCP);
+        CHECK_EQ(rule.inner.present, HW_HDR_IPV4 | HW_HDR_TCP);
         CHECK(!(rule.inner.present & HW_HDR_ETH));
         hw_translate_tunnel_restore(&match, &params, &restore);
-        CHECK_INT(ntohl(restore.packet_type), PT_IPV4);
+        CHECK_EQ(ntohl(restore.packet_type), PT_IPV4);
     }
 
     /* VXLAN carries Ethernet only. */
@@ -1367,7 +1314,7 @@ test_vport_refusals(void)
     CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
                         "match on tunnel OAM flag not supported");
     match.flow.tunnel.flags &= ~FLOW_TNL_F_OAM;
-    CHECK_INT(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
+    CHECK_EQ(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
 
     vport_match_init(&match, false);
     match_set_tun_ttl(&match, 64);
@@ -1385,7 +1332,7 @@ test_vport_refusals(void)
     CHECK_VPORT_REFUSED(&match, HW_TUNNEL_VXLAN,
                         "match on tun_tp_dst 4790 not supported");
     match_set_tun_tp_dst(&match, htons(4789));
-    CHECK_INT(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
+    CHECK_EQ(translate_vport(&match, HW_TUNNEL_VXLAN, &rule, NULL), 0);
 
     vport_match_init(&match, false);
     match_set_tun_src_masked(&match, htonl(0x01010200), htonl(0xffffff00));
@@ -1442,7 +1389,7 @@ test_vport_refusals(void)
         params.vport_udp_port = htons(0);
         ofpbuf_init(&actions, 0);
         put_output(&actions, 1);
-        CHECK_INT(hw_translate_flow(&match, actions.data, actions.size,
+        CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size,
                                     &params, &rule, &reason), EOPNOTSUPP);
         CHECK_STR(ds_cstr(&reason), "VXLAN vport without UDP port");
         ds_destroy(&reason);
@@ -1479,12 +1426,12 @@ test_tnl_pop_flow(void)
     ofpbuf_init(&actions, 0);
     nl_msg_put_odp_port(&actions, OVS_ACTION_ATTR_TUNNEL_POP,
                         u32_to_odp(TEST_VPORT));
-    CHECK_INT(translate_mark(&match, &actions, TEST_MARK, &rule, NULL), 0);
-    CHECK_INT(rule.tunnel, HW_TUNNEL_NONE);
-    CHECK_INT(rule.reformat, HW_REFORMAT_NONE);
+    CHECK_EQ(translate_mark(&match, &actions, TEST_MARK, &rule, NULL), 0);
+    CHECK_EQ(rule.tunnel, HW_TUNNEL_NONE);
+    CHECK_EQ(rule.reformat, HW_REFORMAT_NONE);
     CHECK(rule.has_tag && !rule.full);
-    CHECK_INT(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
-    CHECK_INT(hw_translate_push(&rule, actions.data, actions.size, &push,
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_UNTAGGED);
+    CHECK_EQ(hw_translate_push(&rule, actions.data, actions.size, &push,
                                 NULL), ENOENT);
     ofpbuf_uninit(&actions);
 }
@@ -1608,7 +1555,7 @@ translate_push(const struct ofpbuf *actions, struct hw_rule *rule,
     struct match match;
 
     dp_match_init_udp(&match);
-    CHECK_INT(translate_mark(&match, actions, TEST_MARK, rule, NULL), 0);
+    CHECK_EQ(translate_mark(&match, actions, TEST_MARK, rule, NULL), 0);
     return hw_translate_push(rule, actions->data, actions->size, push,
                              reason);
 }
@@ -1645,18 +1592,18 @@ check_egress_rule(const struct hw_rule *egress)
 
     CHECK(egress->egress);
     CHECK(!egress->has_tag);
-    CHECK_INT(egress->fate, HW_FATE_RSS);
+    CHECK_EQ(egress->fate, HW_FATE_RSS);
     CHECK(egress->count);
     CHECK(!egress->full);
-    CHECK_INT(egress->tunnel, HW_TUNNEL_NONE);
-    CHECK_INT(egress->outer.present, HW_HDR_ETH);
+    CHECK_EQ(egress->tunnel, HW_TUNNEL_NONE);
+    CHECK_EQ(egress->outer.present, HW_HDR_ETH);
     CHECK(eth_addr_equals(egress->outer.eth.dst, marker));
     CHECK(eth_mask_is_exact(egress->outer.eth_mask.dst));
     CHECK(eth_addr_is_zero(egress->outer.eth_mask.src));
-    CHECK_INT(ntohs(egress->outer.eth.type), HW_PUSH_MARKER_TYPE);
-    CHECK_INT(ntohs(egress->outer.eth_mask.type), 0xffff);
-    CHECK_INT(egress->outer.eth_mask.tci, 0);
-    CHECK_INT(egress->reformat, HW_REFORMAT_L3_ENCAP);
+    CHECK_EQ(ntohs(egress->outer.eth.type), HW_PUSH_MARKER_TYPE);
+    CHECK_EQ(ntohs(egress->outer.eth_mask.type), 0xffff);
+    CHECK_EQ(egress->outer.eth_mask.tci, 0);
+    CHECK_EQ(egress->reformat, HW_REFORMAT_L3_ENCAP);
 
     /* Locally administered unicast, one per id. */
     CHECK(marker.ea[0] & 0x02);
@@ -1676,28 +1623,28 @@ test_tnl_push_vxlan(void)
     /* clone(tnl_push(...),2), as xlate makes it when the push is not the
      * last action. */
     len = vxlan_header(h, false, 0);
-    CHECK_INT(len, 50);
+    CHECK_EQ(len, 50);
     ofpbuf_init(&actions, 0);
     put_output(&actions, 1);
     ofs = nl_msg_start_nested(&actions, OVS_ACTION_ATTR_CLONE);
     put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
     put_output(&actions, 2);
     nl_msg_end_nested(&actions, ofs);
-    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
+    CHECK_EQ(translate_push(&actions, &rule, &push, NULL), 0);
 
-    CHECK_INT(odp_to_u32(push.out_port), 2);
-    CHECK_INT(odp_to_u32(push.tnl_port), TEST_VPORT);
-    CHECK_INT(odp_to_u32(push.push_out_port), 100);
-    CHECK_INT(push.tnl_type, OVS_VPORT_TYPE_VXLAN);
+    CHECK_EQ(odp_to_u32(push.out_port), 2);
+    CHECK_EQ(odp_to_u32(push.tnl_port), TEST_VPORT);
+    CHECK_EQ(odp_to_u32(push.push_out_port), 100);
+    CHECK_EQ(push.tnl_type, OVS_VPORT_TYPE_VXLAN);
     CHECK(!push.l3);
     /* The egress rule: the marker the push hook puts in front of the
      * flow's packets instead of the header, and an L2_TO_L3 encap that
      * replaces it with exactly the header OVS would push. */
     check_egress_rule(&push.egress);
-    CHECK_INT(push.egress.reformat_len, 50);
+    CHECK_EQ(push.egress.reformat_len, 50);
     /* All of the header but the UDP source port, which OVS leaves 0 for
      * the software to fill per packet: the encap gets one in OVS's range. */
-    CHECK_INT(push.udp_ofs, 34);
+    CHECK_EQ(push.udp_ofs, 34);
     CHECK(!memcmp(push.egress.reformat_data, h, 34));
     CHECK(!memcmp(push.egress.reformat_data + 36, h + 36, 50 - 36));
     {
@@ -1706,13 +1653,13 @@ test_tnl_push_vxlan(void)
 
         CHECK(sport >= 32768 && sport < 61000);
     }
-    CHECK_INT(push.header_len, 50);
+    CHECK_EQ(push.header_len, 50);
     CHECK(!memcmp(push.header, h, 50));
     /* The outer headers the encap adds, for the overlap checks. */
-    CHECK_INT(push.encap.present, HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_UDP);
-    CHECK_INT(ntohl(push.encap.ipv4.dst), 0x0101025c);
-    CHECK_INT(ntohl(push.encap.ipv4_mask.dst), 0xffffffff);
-    CHECK_INT(ntohs(push.encap.l4.dst), 4789);
+    CHECK_EQ(push.encap.present, HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_UDP);
+    CHECK_EQ(ntohl(push.encap.ipv4.dst), 0x0101025c);
+    CHECK_EQ(ntohl(push.encap.ipv4_mask.dst), 0xffffffff);
+    CHECK_EQ(ntohs(push.encap.l4.dst), 4789);
     CHECK(!hw_headers_overlap(&push.egress.outer, &push.encap));
     CHECK(!hw_headers_overlap(&push.egress.outer, &rule.outer));
 
@@ -1720,21 +1667,21 @@ test_tnl_push_vxlan(void)
     ofpbuf_clear(&actions);
     put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
     put_output(&actions, 2);
-    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
-    CHECK_INT(odp_to_u32(push.out_port), 2);
+    CHECK_EQ(translate_push(&actions, &rule, &push, NULL), 0);
+    CHECK_EQ(odp_to_u32(push.out_port), 2);
 
     /* IPv6 outer: 70 bytes. */
     len = vxlan_header(h, true, 0);
-    CHECK_INT(len, 70);
+    CHECK_EQ(len, 70);
     ofpbuf_clear(&actions);
     put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
     put_output(&actions, 2);
-    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
-    CHECK_INT(push.egress.reformat_len, 70);
-    CHECK_INT(push.udp_ofs, 54);
+    CHECK_EQ(translate_push(&actions, &rule, &push, NULL), 0);
+    CHECK_EQ(push.egress.reformat_len, 70);
+    CHECK_EQ(push.udp_ofs, 54);
     CHECK(!memcmp(push.egress.reformat_data, h, 54));
     CHECK(!memcmp(push.egress.reformat_data + 56, h + 56, 70 - 56));
-    CHECK_INT(push.encap.present, HW_HDR_ETH | HW_HDR_IPV6 | HW_HDR_UDP);
+    CHECK_EQ(push.encap.present, HW_HDR_ETH | HW_HDR_IPV6 | HW_HDR_UDP);
     CHECK(in6_equal(&push.encap.ipv6.dst, "2001:db8::92"));
 
     /* From a vport flow (VXLAN in, VXLAN out): the packet it sends is the
@@ -1745,9 +1692,9 @@ test_tnl_push_vxlan(void)
 
         vport_match_init(&match, false);
         vport_params_init(&params, HW_TUNNEL_VXLAN);
-        CHECK_INT(hw_translate_flow(&match, actions.data, actions.size,
+        CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size,
                                     &params, &rule, NULL), 0);
-        CHECK_INT(hw_translate_push(&rule, actions.data, actions.size,
+        CHECK_EQ(hw_translate_push(&rule, actions.data, actions.size,
                                     &push, NULL), 0);
         check_egress_rule(&push.egress);
         CHECK(!memcmp(push.egress.reformat_data, h, 54));
@@ -1757,7 +1704,7 @@ test_tnl_push_vxlan(void)
     /* No push at all. */
     ofpbuf_clear(&actions);
     put_output(&actions, 2);
-    CHECK_INT(translate_push(&actions, &rule, &push, NULL), ENOENT);
+    CHECK_EQ(translate_push(&actions, &rule, &push, NULL), ENOENT);
     ofpbuf_uninit(&actions);
 }
 
@@ -1772,16 +1719,16 @@ test_tnl_push_gre(void)
 
     /* GRE (TEB) with a key: 14 + 20 + 8 bytes. */
     len = gre_header(h, GRE_KEY, ETH_TYPE_TEB);
-    CHECK_INT(len, 42);
+    CHECK_EQ(len, 42);
     ofpbuf_init(&actions, 0);
     put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
     put_output(&actions, 2);
-    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
+    CHECK_EQ(translate_push(&actions, &rule, &push, NULL), 0);
     check_egress_rule(&push.egress);
-    CHECK_INT(push.egress.reformat_len, 42);
+    CHECK_EQ(push.egress.reformat_len, 42);
     CHECK(!memcmp(push.egress.reformat_data, h, 42));
-    CHECK_INT(push.encap.present, HW_HDR_ETH | HW_HDR_IPV4);
-    CHECK_INT(push.encap.ipv4.proto, IPPROTO_GRE);
+    CHECK_EQ(push.encap.present, HW_HDR_ETH | HW_HDR_IPV4);
+    CHECK_EQ(push.encap.ipv4.proto, IPPROTO_GRE);
 
     /* GRE carrying the IPv4 packet (pop_eth first): the same marker and
      * encap, the marker standing in front of the IP header. */
@@ -1790,7 +1737,7 @@ test_tnl_push_gre(void)
     nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_ETH);
     put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
     put_output(&actions, 2);
-    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
+    CHECK_EQ(translate_push(&actions, &rule, &push, NULL), 0);
     CHECK(push.l3);
     check_egress_rule(&push.egress);
     CHECK(!memcmp(push.egress.reformat_data, h, len));
@@ -1827,23 +1774,23 @@ test_tnl_push_gre(void)
     /* ip6gre: 14 + 40 + 8 bytes, copied whole (the NIC fills in the
      * payload length). */
     len = gre_header_ip(h, true, GRE_KEY, ETH_TYPE_TEB);
-    CHECK_INT(len, 62);
+    CHECK_EQ(len, 62);
     put_push_actions(&actions, false, OVS_VPORT_TYPE_IP6GRE, h, len);
-    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
-    CHECK_INT(push.tnl_type, OVS_VPORT_TYPE_IP6GRE);
+    CHECK_EQ(translate_push(&actions, &rule, &push, NULL), 0);
+    CHECK_EQ(push.tnl_type, OVS_VPORT_TYPE_IP6GRE);
     CHECK(!push.l3);
     check_egress_rule(&push.egress);
-    CHECK_INT(push.egress.reformat_len, 62);
+    CHECK_EQ(push.egress.reformat_len, 62);
     CHECK(!memcmp(push.egress.reformat_data, h, 62));
-    CHECK_INT(push.encap.present, HW_HDR_ETH | HW_HDR_IPV6);
-    CHECK_INT(push.encap.ipv6.next_hdr, IPPROTO_GRE);
+    CHECK_EQ(push.encap.present, HW_HDR_ETH | HW_HDR_IPV6);
+    CHECK_EQ(push.encap.ipv6.next_hdr, IPPROTO_GRE);
     CHECK(in6_equal(&push.encap.ipv6.dst, "2001:db8::92"));
     CHECK(!hw_headers_overlap(&push.egress.outer, &push.encap));
 
     /* L3 GRE over IPv6 (a "gre" port with an IPv6 remote_ip). */
     len = gre_header_ip(h, true, GRE_KEY, ETH_TYPE_IP);
     put_push_actions(&actions, true, OVS_VPORT_TYPE_IP6GRE, h, len);
-    CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
+    CHECK_EQ(translate_push(&actions, &rule, &push, NULL), 0);
     CHECK(push.l3);
     CHECK(!memcmp(push.egress.reformat_data, h, len));
 
@@ -1921,7 +1868,7 @@ test_tnl_push_refusals(void)
         struct hw_push push;
         struct hw_rule rule;
 
-        CHECK_INT(translate_push(&actions, &rule, &push, NULL), 0);
+        CHECK_EQ(translate_push(&actions, &rule, &push, NULL), 0);
     }
 
     /* After the push: exactly one output. */
@@ -2039,10 +1986,7 @@ test_rule_overlap(void)
     CHECK(!hw_rule_overlaps(&ra, &rb));
 }
 
-static const struct {
-    const char *name;
-    void (*function)(void);
-} tests[] = {
+static const struct test_hw_case tests[] = {
 #define TEST(NAME) { #NAME, test_##NAME }
     TEST(udp_partial),
     TEST(tcp_macs_tos),
@@ -2072,23 +2016,8 @@ static const struct {
 static void
 run_hw_translate_tests(int argc, char *argv[])
 {
-    size_t n_run = 0;
-
     set_program_name(argv[0]);
-    for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
-        bool selected = argc <= 1;
-
-        for (int j = 1; j < argc; j++) {
-            selected = selected || !strcmp(argv[j], tests[i].name);
-        }
-        if (selected) {
-            tests[i].function();
-            n_run++;
-        }
-    }
-    if (!n_run) {
-        ovs_fatal(0, "no test matches");
-    }
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests), false);
 }
 
 OVSTEST_REGISTER("test-hw-translate", run_hw_translate_tests);

@@ -17,6 +17,7 @@
 #include <config.h>
 #include "hw-dev.h"
 
+#include "ovs-thread.h"
 #include "util.h"
 
 #ifdef HAVE_HW_RDMA
@@ -35,11 +36,41 @@ static const struct hw_dev_ops *const hw_dev_backends[] = {
 #endif
 };
 
+/* Backends registered at run time by hw_dev_register_backend(), asked
+ * before the built-in ones. */
+#define HW_DEV_MAX_EXTRA 4
+static struct ovs_mutex hw_dev_extra_mutex = OVS_MUTEX_INITIALIZER;
+static const struct hw_dev_ops *hw_dev_extra[HW_DEV_MAX_EXTRA]
+    OVS_GUARDED_BY(hw_dev_extra_mutex);
+static size_t hw_dev_n_extra OVS_GUARDED_BY(hw_dev_extra_mutex);
+
+void
+hw_dev_register_backend(const struct hw_dev_ops *ops)
+{
+    ovs_mutex_lock(&hw_dev_extra_mutex);
+    ovs_assert(hw_dev_n_extra < HW_DEV_MAX_EXTRA);
+    hw_dev_extra[hw_dev_n_extra++] = ops;
+    ovs_mutex_unlock(&hw_dev_extra_mutex);
+}
+
 const struct hw_dev_ops *
 hw_dev_ops_find(const char *devname)
 {
+    const struct hw_dev_ops *found = NULL;
+
     if (!devname || !devname[0]) {
         return NULL;
+    }
+
+    ovs_mutex_lock(&hw_dev_extra_mutex);
+    for (size_t i = 0; i < hw_dev_n_extra && !found; i++) {
+        if (hw_dev_extra[i]->handles(devname)) {
+            found = hw_dev_extra[i];
+        }
+    }
+    ovs_mutex_unlock(&hw_dev_extra_mutex);
+    if (found) {
+        return found;
     }
 
     for (size_t i = 0; i < ARRAY_SIZE(hw_dev_backends); i++) {

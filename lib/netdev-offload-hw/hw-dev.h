@@ -157,6 +157,12 @@ struct hw_dev_ops {
 /* Returns the backend that drives 'devname', or NULL if none does. */
 const struct hw_dev_ops *hw_dev_ops_find(const char *devname);
 
+/* Makes hw_dev_ops_find() ask 'ops' (whose handles() must be set) before
+ * the built-in backends, for the rest of the process: for tests and
+ * benchmarks that give hw ports a device-ops table of their own.  At most
+ * 4 such backends. */
+void hw_dev_register_backend(const struct hw_dev_ops *ops);
+
 /* The backends.  'hw_model_ops' is always built in. */
 extern const struct hw_dev_ops hw_model_ops;
 

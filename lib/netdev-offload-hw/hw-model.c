@@ -1942,8 +1942,8 @@ model_rx_burst(struct ibv_wq *ibv_wq, struct ibv_cq_ex *cq,
                struct dp_packet_batch *batch)
 {
     struct model_dev *dev = model_dev_from_ctx(ibv_wq->context);
+    uint32_t mask, n, room;
     struct model_wq *wq;
-    int n = 0;
 
     if (ovs_mutex_trylock(&dev->mutex)) {
         /* The device is busy, e.g. queueing a burst from the wire.  A real
@@ -1952,20 +1952,37 @@ model_rx_burst(struct ibv_wq *ibv_wq, struct ibv_cq_ex *cq,
          * (which would count as its busy cycles). */
         return EAGAIN;
     }
-    wq = MODEL_FIND(dev, ibv_wq, MODEL_WQ, struct model_wq);
-    if (!wq || (cq && &wq->cq->cq != cq)) {
+
+    /* Like a verbs provider's datapath calls, this trusts 'ibv_wq' to be a
+     * live WQ of the device rather than looking it up among the device's
+     * objects: that map holds every flow too, and probing it cost a cache
+     * miss on every poll.  The WQ's own record still tells it from another
+     * kind of object. */
+    wq = CONTAINER_OF(ibv_wq, struct model_wq, wq);
+    if (wq->obj.kind != MODEL_WQ || wq->obj.verbs != ibv_wq
+        || (cq && &wq->cq->cq != cq)) {
         ovs_mutex_unlock(&dev->mutex);
-        return model_reject(dev, EINVAL, "rx_burst: %s", wq ? "CQ is not "
-                            "the WQ's" : "unknown WQ");
+        return model_reject(dev, EINVAL, "rx_burst: %s",
+                            wq->obj.kind == MODEL_WQ ? "CQ is not the WQ's"
+                            : "unknown WQ");
     }
 
-    while (wq->head != wq->tail && !dp_packet_batch_is_full(batch)) {
-        struct model_rx_entry *e = &wq->ring[wq->head & (wq->ring_size - 1)];
+    room = NETDEV_MAX_BURST - dp_packet_batch_size(batch);
+    n = MIN(wq->tail - wq->head, room);
+    mask = wq->ring_size - 1;
+
+    /* The packets were last written by the thread that received them from
+     * the wire, on another CPU.  Ask for all of them first, so that their
+     * cache misses overlap instead of coming one after another, as a NIC
+     * driver prefetches the buffers of its completions. */
+    for (uint32_t i = 0; i < n; i++) {
+        OVS_PREFETCH_WRITE(wq->ring[(wq->head + i) & mask].packet);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct model_rx_entry *e = &wq->ring[(wq->head + i) & mask];
         struct dp_packet *packet = e->packet;
 
         e->packet = NULL;
-        wq->head++;
-        wq->n_read++;
         if (e->tag) {
             dp_packet_set_flow_mark(packet, e->tag);
         }
@@ -1974,9 +1991,12 @@ model_rx_burst(struct ibv_wq *ibv_wq, struct ibv_cq_ex *cq,
         if (e->hash) {
             dp_packet_set_rss_hash(packet, e->hash);
         }
+        /* The datapath parses the headers next. */
+        OVS_PREFETCH(dp_packet_data(packet));
         dp_packet_batch_add(batch, packet);
-        n++;
     }
+    wq->head += n;
+    wq->n_read += n;
     ovs_mutex_unlock(&dev->mutex);
     return n ? 0 : EAGAIN;
 }

@@ -51,6 +51,12 @@ struct xlate_ctx {
     bool inner;                     /* 'outer' is the rule's 'inner'. */
     struct ds *reason;              /* Why the flow was refused. */
 
+    /* If 'nz_valid', the 64-bit words of 'orig_mask' that are not zero:
+     * every other word of 'mask' is zero too (translating only clears mask
+     * bits), so checks of those words can be skipped. */
+    struct flowmap nz;
+    bool nz_valid;
+
     bool has_nw_proto;              /* 'nw_proto' is matched exactly. */
     uint8_t nw_proto;
 };
@@ -75,7 +81,7 @@ xlate_fail(struct ds *reason, int error, const char *format, ...)
  * zero); otherwise leaves the mask for the final check and returns
  * false. */
 static bool
-consume_if_zero(struct xlate_ctx *ctx, size_t ofs, size_t size)
+consume_if_zero__(struct xlate_ctx *ctx, size_t ofs, size_t size)
 {
     const uint8_t *key = (const uint8_t *) ctx->key + ofs;
     uint8_t *mask = (uint8_t *) &ctx->mask + ofs;
@@ -105,6 +111,23 @@ consume_if_zero(struct xlate_ctx *ctx, size_t ofs, size_t size)
         memset(mask, 0, size);
     }
     return true;
+}
+
+/* The same, inline so that for the usual member, which the flow does not
+ * match at all, it is a test of the words' bits in 'ctx->nz'. */
+static inline bool
+consume_if_zero(struct xlate_ctx *ctx, size_t ofs, size_t size)
+{
+    if (ctx->nz_valid) {
+        size_t first = ofs / sizeof(uint64_t);
+        size_t last = (ofs + size - 1) / sizeof(uint64_t);
+
+        BUILD_ASSERT(sizeof(struct flow_tnl) < MAP_T_BITS * 8);
+        if (!flowmap_are_set(&ctx->nz, first, last - first + 1)) {
+            return true;
+        }
+    }
+    return consume_if_zero__(ctx, ofs, size);
 }
 
 #define CONSUME_IF_ZERO(CTX, MEMBER)                                    \
@@ -773,13 +796,27 @@ check_leftover(struct xlate_ctx *ctx)
     size_t ofs;
 
     /* The first non-zero word, then its first non-zero byte. */
-    for (ofs = 0; ofs + sizeof(uint64_t) <= sizeof ctx->mask;
-         ofs += sizeof(uint64_t)) {
-        uint64_t m;
+    if (ctx->nz_valid) {
+        const uint64_t *words = (const uint64_t *) &ctx->mask;
+        size_t idx;
 
-        memcpy(&m, mask + ofs, sizeof m);
-        if (m) {
-            break;
+        BUILD_ASSERT(sizeof(struct flow) == FLOW_U64S * sizeof(uint64_t));
+        ofs = sizeof ctx->mask;
+        FLOWMAP_FOR_EACH_INDEX (idx, ctx->nz) {
+            if (words[idx]) {
+                ofs = idx * sizeof(uint64_t);
+                break;
+            }
+        }
+    } else {
+        for (ofs = 0; ofs + sizeof(uint64_t) <= sizeof ctx->mask;
+             ofs += sizeof(uint64_t)) {
+            uint64_t m;
+
+            memcpy(&m, mask + ofs, sizeof m);
+            if (m) {
+                break;
+            }
         }
     }
     for (; ofs < sizeof ctx->mask; ofs++) {
@@ -854,6 +891,28 @@ xlate_actions(const struct nlattr *actions, size_t actions_len,
     return 0;
 }
 
+void
+hw_translate_mask_map(const struct flow *mask, struct flowmap *map)
+{
+    const uint64_t *words = (const uint64_t *) mask;
+
+    /* A flow's mask is mostly zero: test four words at a time.  Four
+     * words never straddle two map units. */
+    BUILD_ASSERT(FLOW_U64S % 4 == 0 && MAP_T_BITS % 4 == 0);
+    memset(map, 0, sizeof *map);
+    for (size_t i = 0; i < FLOW_U64S; i += 4) {
+        uint64_t w0 = words[i], w1 = words[i + 1];
+        uint64_t w2 = words[i + 2], w3 = words[i + 3];
+
+        if (w0 | w1 | w2 | w3) {
+            map_t bits = ((map_t) !!w0 | (map_t) !!w1 << 1
+                          | (map_t) !!w2 << 2 | (map_t) !!w3 << 3);
+
+            map->bits[i / MAP_T_BITS] |= bits << (i % MAP_T_BITS);
+        }
+    }
+}
+
 int
 hw_translate_flow(const struct match *match, const struct nlattr *actions,
                   size_t actions_len,
@@ -873,6 +932,8 @@ hw_translate_flow(const struct match *match, const struct nlattr *actions,
     int error;
 
     memset(rule, 0, sizeof *rule);
+    hw_translate_mask_map(&match->wc.masks, &ctx.nz);
+    ctx.nz_valid = true;
 
     error = xlate_metadata(&ctx, params);
     if (!error && params->vport != HW_TUNNEL_NONE) {

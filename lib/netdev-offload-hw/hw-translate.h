@@ -32,6 +32,8 @@
 #include "openvswitch/packets.h"
 #include "openvswitch/types.h"
 
+struct flow;
+struct flowmap;
 struct match;
 struct nlattr;
 struct ds;
@@ -58,6 +60,10 @@ int hw_translate_flow(const struct match *, const struct nlattr *actions,
                       size_t actions_len,
                       const struct hw_translate_params *,
                       struct hw_rule *, struct ds *reason);
+
+/* Stores into 'map' the 64-bit words of 'mask' that are not zero, the map
+ * miniflow_map_init() makes, faster for a flow's mostly zero mask. */
+void hw_translate_mask_map(const struct flow *mask, struct flowmap *map);
 
 /* What a packet decapsulated by the rule of a vport flow must get back in
  * hw_miss_packet_recover() so that the datapath sees it as the software

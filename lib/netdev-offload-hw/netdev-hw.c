@@ -1363,26 +1363,8 @@ netdev_hw_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
         return EAGAIN;
     }
 
-    bool tagged = false;
     DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
         n_bytes += dp_packet_size(packet);
-        tagged |= (*dp_packet_ol_flags_ptr(packet) & DP_PACKET_OL_FLOW_MARK)
-                  != 0;
-    }
-    if (OVS_UNLIKELY(tagged)) {
-        bool miss_api;
-
-        /* The offload provider turns dpif-netdev's miss hook off for a
-         * port until the port's first rule exists; a rule now tags this
-         * port's packets, so the hook must see them (this runs in the PMD
-         * thread, before the datapath looks at the batch). */
-        atomic_read_relaxed(&rxq->netdev->hw_info.miss_api_supported,
-                            &miss_api);
-        if (!miss_api && ovsrcu_get(const struct netdev_flow_api *,
-                                    &rxq->netdev->flow_api)) {
-            atomic_store_relaxed(&rxq->netdev->hw_info.miss_api_supported,
-                                 true);
-        }
     }
     atomic_add_relaxed(&dev->rx_packets, dp_packet_batch_size(batch), &orig);
     atomic_add_relaxed(&dev->rx_bytes, n_bytes, &orig);

@@ -78,11 +78,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmap.h"
 #include "coverage.h"
 #include "dp-packet.h"
 #include "dpif.h"
+#include "flow.h"
 #include "hash.h"
 #include "hw-encode.h"
 #include "hw-flow.h"
@@ -154,7 +156,9 @@ struct hw_offload_entry {
     struct hw_egress *egress;       /* The egress rule that does its tunnel
                                      * push, or NULL. */
 
-    /* The flow as OVS gave it, for flow_get() and flow dumps. */
+    /* The flow as OVS gave it, for flow_get() and flow dumps.  The two
+     * miniflows of 'match' and the actions live in the entry's own memory
+     * block, after the entry (see hw_offload_entry_alloc()). */
     struct minimatch match;
     struct nlattr *actions;
     size_t actions_len;
@@ -180,7 +184,9 @@ struct hw_offload_port {
     struct ovs_mutex mutex;         /* Taken after 'dev_mutex'. */
 
     struct hmap entries OVS_GUARDED;    /* Contains hw_offload_entry. */
-    bool closing OVS_GUARDED;       /* uninit_flow_api() has run. */
+    bool closing;                   /* uninit_flow_api() has run.  Set
+                                     * with both mutexes held, so either
+                                     * one is enough to read it. */
 
     /* The device the installed rules live on ('dev.devname' points to
      * 'devname'), valid if 'have_dev'. */
@@ -203,11 +209,6 @@ struct hw_offload_port {
     struct hw_flow tnl_guards[8] OVS_GUARDED;
     bool tnl_guards_installed OVS_GUARDED;
     size_t n_tunnel_rules OVS_GUARDED;  /* Installed tunnel rules. */
-
-    /* Set, for good, before the port's first rule is created: until then
-     * the miss hook turns itself off for the port (see
-     * netdev_offload_hw_miss_packet_recover()). */
-    atomic_bool armed;
 
     uint64_t n_full OVS_GUARDED;    /* Installed rules, by mode. */
     uint64_t n_partial OVS_GUARDED;
@@ -258,9 +259,26 @@ hw_offload_tid(void)
  * a thread's coverage counts are added to the totals that coverage/show
  * prints, so the provider does it for them (at most once a second, and
  * without waiting for the coverage mutex). */
+DEFINE_STATIC_PER_THREAD_DATA(long long int, hw_coverage_next_check, 0);
+
 static void
 hw_offload_coverage_flush(void)
 {
+#ifdef CLOCK_MONOTONIC_COARSE
+    /* coverage_try_clear() reads the monotonic clock, which costs as much
+     * as a tenth of a put; the coarse clock is a memory read.  Asking
+     * coverage every 100 ms is plenty for its once a second. */
+    long long int *next = hw_coverage_next_check_get();
+    struct timespec ts;
+    long long int now;
+
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    now = (long long int) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    if (now < *next) {
+        return;
+    }
+    *next = now + 100;
+#endif
     coverage_try_clear();
 }
 
@@ -283,20 +301,28 @@ hw_offload_ufid_hash(const ovs_u128 *ufid)
     return hash_bytes(ufid, sizeof *ufid, 0);
 }
 
+/* Finds the entry of 'ufid', whose hw_offload_ufid_hash() is 'hash'. */
 static struct hw_offload_entry *
-hw_offload_entry_find(const struct hw_offload_port *port,
-                      const ovs_u128 *ufid)
+hw_offload_entry_find__(const struct hw_offload_port *port,
+                        const ovs_u128 *ufid, uint32_t hash)
     OVS_REQUIRES(port->mutex)
 {
     struct hw_offload_entry *entry;
 
-    HMAP_FOR_EACH_WITH_HASH (entry, node, hw_offload_ufid_hash(ufid),
-                             &port->entries) {
+    HMAP_FOR_EACH_WITH_HASH (entry, node, hash, &port->entries) {
         if (ovs_u128_equals(entry->ufid, *ufid)) {
             return entry;
         }
     }
     return NULL;
+}
+
+static struct hw_offload_entry *
+hw_offload_entry_find(const struct hw_offload_port *port,
+                      const ovs_u128 *ufid)
+    OVS_REQUIRES(port->mutex)
+{
+    return hw_offload_entry_find__(port, ufid, hw_offload_ufid_hash(ufid));
 }
 
 /* Translates the flow of 'entry' again into 'rule', as flow_put() did.
@@ -903,16 +929,6 @@ hw_tnl_guards_uninstall(struct hw_offload_port *port)
 
 /* Marks 'entry', whose rule was just installed, as installed and counts
  * it. */
-/* Makes dpif-netdev call netdev_offload_hw_miss_packet_recover() for the
- * packets of 'netdev' ('port'), before a rule that may tag them is created
- * (see there why it may have stopped). */
-static void
-hw_offload_miss_hook_on(struct netdev *netdev, struct hw_offload_port *port)
-{
-    atomic_store_relaxed(&port->armed, true);
-    atomic_store_relaxed(&netdev->hw_info.miss_api_supported, true);
-}
-
 static void
 hw_offload_entry_installed(struct hw_offload_port *port,
                            struct hw_offload_entry *entry)
@@ -933,6 +949,59 @@ hw_offload_entry_installed(struct hw_offload_port *port,
     }
 }
 
+/* Returns a new entry for the flow 'ufid' (whose hw_offload_ufid_hash() is
+ * 'hash') with copies of 'match' and 'actions', and every other member
+ * zero.  One memory block holds the entry, then the two miniflows of its
+ * minimatch, as minimatch_init() would lay them out, then the actions:
+ * one allocation per flow instead of three, and the mask is scanned once
+ * where minimatch_init() scans it and then walks it again. */
+static struct hw_offload_entry *
+hw_offload_entry_alloc(const ovs_u128 *ufid, uint32_t hash,
+                       const struct match *match,
+                       const struct nlattr *actions, size_t actions_len)
+{
+    const uint64_t *mask_u64 = (const uint64_t *) &match->wc.masks;
+    const uint64_t *flow_u64 = (const uint64_t *) &match->flow;
+    size_t entry_size = ROUND_UP(sizeof(struct hw_offload_entry), 8);
+    struct hw_offload_entry *entry;
+    struct miniflow *flow, *mask;
+    uint64_t *flow_values, *mask_values;
+    struct flowmap map;
+    size_t n_values, mf_size;
+    size_t idx;
+
+    hw_translate_mask_map(&match->wc.masks, &map);
+    n_values = flowmap_n_1bits(map);
+    mf_size = sizeof(struct miniflow) + MINIFLOW_VALUES_SIZE(n_values);
+
+    entry = xmalloc(entry_size + 2 * mf_size + actions_len);
+    memset(entry, 0, sizeof *entry);
+    entry->ufid = *ufid;
+    entry->node.hash = hash;
+
+    flow = ALIGNED_CAST(struct miniflow *, (char *) entry + entry_size);
+    mask = ALIGNED_CAST(struct miniflow *, (char *) flow + mf_size);
+    flow->map = map;
+    mask->map = map;
+    flow_values = miniflow_values(flow);
+    mask_values = miniflow_values(mask);
+    FLOWMAP_FOR_EACH_INDEX (idx, map) {
+        *flow_values++ = flow_u64[idx];
+        *mask_values++ = mask_u64[idx];
+    }
+    entry->match.flow = flow;
+    entry->match.mask = (struct minimask *) mask;
+    entry->match.tun_md = tun_metadata_allocation_clone(&match->tun_md);
+
+    if (actions_len) {
+        entry->actions = ALIGNED_CAST(struct nlattr *,
+                                      (char *) mask + mf_size);
+        memcpy(entry->actions, actions, actions_len);
+    }
+    entry->actions_len = actions_len;
+    return entry;
+}
+
 /* Frees 'entry', which is in no map and has no rule installed, with what
  * it published in the mark table and its reference to an egress rule. */
 static void
@@ -941,8 +1010,8 @@ hw_offload_entry_free(struct hw_offload_entry *entry)
     if (entry) {
         hw_mark_unpublish(entry->mark_rec, NULL);
         hw_egress_release(entry->egress);
-        minimatch_destroy(&entry->match);
-        free(entry->actions);
+        /* The miniflows and actions are in the entry's block. */
+        free(entry->match.tun_md);
         free(entry);
     }
 }
@@ -1067,7 +1136,6 @@ hw_offload_port_create(const struct netdev *netdev)
     ovs_mutex_init(&port->mutex);
     hmap_init(&port->entries);
     hmap_init(&port->vport_flows);
-    atomic_init(&port->armed, false);
     port->n_threads = MAX(netdev_offload_thread_nb(), 1);
     port->n_flows = xcalloc(port->n_threads, sizeof *port->n_flows);
     return port;
@@ -1194,7 +1262,6 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
         port->have_dev = false;
     } else if (!port->closing && netdev_hw_get_device(netdev, &dev)) {
         hw_offload_port_set_dev(port, &dev);
-        hw_offload_miss_hook_on(netdev, port);
         n_failed += hw_egress_port_up(netdev, &dev);
         HMAP_FOR_EACH_SAFE (entry, node, &port->entries) {
             struct ds reason = DS_EMPTY_INITIALIZER;
@@ -1346,6 +1413,10 @@ netdev_offload_hw_init_flow_api(struct netdev *netdev)
     ovs_mutex_unlock(&hw_ports_mutex);
 
     ovsrcu_set(&netdev->hw_info.offload_data, port);
+    /* Only a packet with a flow mark can need our miss hook: dpif-netdev
+     * calls it for no other (vswitchd-patches/0005), so that an untagged
+     * packet costs the miss path a test instead of a call. */
+    atomic_store_relaxed(&netdev->hw_info.miss_api_marked_only, true);
     VLOG_DBG("%s: hw flow API claims port", netdev_get_name(netdev));
     return 0;
 }
@@ -1390,28 +1461,39 @@ netdev_offload_hw_uninit_flow_api(struct netdev *netdev)
 }
 
 /* Installs the rule of 'entry' on the device of 'netdev', for flow_put(),
- * replacing the old entry of the same ufid if there is one.  Returns 0 or an
- * errno value with a reason in 'reason'. */
+ * replacing the old entry of the same ufid if there is one ('*modifyp' is
+ * set to whether there is).  Returns 0 or an errno value with a reason in
+ * 'reason'. */
 static int
 hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
                    struct hw_offload_entry *entry,
-                   const struct hw_rule *rule, bool modify,
+                   const struct hw_rule *rule, bool *modifyp,
                    struct ds *reason, struct ds *log)
     OVS_REQUIRES(port->dev_mutex)
 {
     enum hw_rss_type type = hw_rule_rss_type(rule);
     struct hw_offload_entry *old;
     struct netdev_hw_device dev;
-    bool closing;
+    bool modify;
     int error;
 
-    ovs_mutex_lock(&port->mutex);
-    closing = port->closing;
-    ovs_mutex_unlock(&port->mutex);
-    if (closing) {
+    /* 'closing' is set under 'dev_mutex', which this thread holds. */
+    if (port->closing) {
+        *modifyp = false;
         ds_put_cstr(reason, "port is being removed");
         return ENODEV;
     }
+
+    /* Only this thread adds this ufid (dpif-netdev hashes a mega_ufid to
+     * one offload thread), and only holders of 'dev_mutex' remove entries
+     * besides flow_del() of the same thread, so the answer holds until the
+     * entry is in the map. */
+    ovs_mutex_lock(&port->mutex);
+    modify = hw_offload_entry_find__(port, &entry->ufid,
+                                     entry->node.hash) != NULL;
+    ovs_mutex_unlock(&port->mutex);
+    *modifyp = modify;
+
     if (!netdev_hw_get_device(netdev, &dev)) {
         ds_put_cstr(reason, "device not open");
         return ENODEV;
@@ -1429,7 +1511,6 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
 
     /* The new rule goes in before the old one goes, so that a modify the
      * device refuses leaves the old rule working. */
-    hw_offload_miss_hook_on(netdev, port);
     error = hw_flow_install(&dev, netdev_hw_rss_qp(netdev, type),
                             rule, &entry->flow, reason);
     if (error == EEXIST && modify) {
@@ -1438,7 +1519,7 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
          * becoming a drop, say): this modify removes the old rule first.
          * What the old rule counted is kept in 'base'. */
         ovs_mutex_lock(&port->mutex);
-        old = hw_offload_entry_find(port, &entry->ufid);
+        old = hw_offload_entry_find__(port, &entry->ufid, entry->node.hash);
         if (old) {
             hw_offload_entry_uninstall(port, old);
         }
@@ -1466,9 +1547,11 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
 
     ovs_mutex_lock(&port->mutex);
     hw_offload_port_set_dev(port, &dev);
-    /* Only this thread adds this ufid, so a create finds no old entry:
-     * looking it up would cost a cache miss per flow in a large map. */
-    old = modify ? hw_offload_entry_find(port, &entry->ufid) : NULL;
+    /* A create finds no old entry: looking it up again would cost a cache
+     * miss per flow in a large map. */
+    old = modify ? hw_offload_entry_find__(port, &entry->ufid,
+                                           entry->node.hash)
+                 : NULL;
     /* The new entry counts before the old one stops counting, so that the
      * inner VLAN guards stay while either is a tunnel rule. */
     hw_offload_entry_installed(port, entry);
@@ -1499,8 +1582,7 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
         if (n > (port->entries.mask + 1) / 4) {
             hmap_reserve(&port->entries, 8 * n);
         }
-        hmap_insert(&port->entries, &entry->node,
-                    hw_offload_ufid_hash(&entry->ufid));
+        hmap_insert(&port->entries, &entry->node, entry->node.hash);
     }
 
     if (log) {
@@ -1545,24 +1627,27 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     struct hw_mark_rec *rec = NULL, *old_rec = NULL;
     struct hw_egress *egress = NULL;
     struct hw_offload_entry *entry;
+    uint32_t hash = hw_offload_ufid_hash(ufid);
     struct hw_push push;
     struct hw_rule rule;
     bool modify, decap;
     int error;
 
-    /* Only this thread adds or removes this ufid (dpif-netdev hashes a
-     * mega_ufid to one offload thread), so the answer holds while this put
-     * runs. */
+    /* In a map of many flows, the lookup of hw_offload_install() misses
+     * the cache (and the TLB) on the ufid's bucket: ask for the bucket now,
+     * so that it arrives while translate runs. */
     ovs_mutex_lock(&port->mutex);
-    modify = hw_offload_entry_find(port, ufid) != NULL;
+    OVS_PREFETCH(&port->entries.buckets[hash & port->entries.mask]);
     ovs_mutex_unlock(&port->mutex);
 
-    memset(&rule, 0, sizeof rule);
     error = hw_translate_flow(match, actions, actions_len, params, &rule,
                               &reason);
     if (error) {
         /* OVS keeps the flow in software.  A refused modify makes
          * dpif-netdev delete the old rule through flow_del(). */
+        ovs_mutex_lock(&port->mutex);
+        modify = hw_offload_entry_find__(port, ufid, hash) != NULL;
+        ovs_mutex_unlock(&port->mutex);
         hw_offload_put_failed(flow_netdev, flow_port, match, ufid,
                               info->flow_mark, modify, false,
                               ds_cstr(&reason));
@@ -1623,8 +1708,7 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
         }
     }
 
-    entry = xzalloc(sizeof *entry);
-    entry->ufid = *ufid;
+    entry = hw_offload_entry_alloc(ufid, hash, match, actions, actions_len);
     entry->mark = info->flow_mark;
     entry->creation_tid = hw_offload_tid();
     entry->params = *params;
@@ -1632,9 +1716,6 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     entry->tunnel = rule.tunnel;
     entry->vport = vport;
     entry->egress = egress;
-    minimatch_init(&entry->match, match);
-    entry->actions = actions_len ? xmemdup(actions, actions_len) : NULL;
-    entry->actions_len = actions_len;
 
     /* Published before the rule exists: a decapsulated packet must never
      * arrive with a mark recovery does not know. */
@@ -1644,7 +1725,7 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     }
 
     ovs_mutex_lock(&port->dev_mutex);
-    error = hw_offload_install(netdev, port, entry, &rule, modify, &reason,
+    error = hw_offload_install(netdev, port, entry, &rule, &modify, &reason,
                                VLOG_IS_DBG_ENABLED() ? &log : NULL);
     ovs_mutex_unlock(&port->dev_mutex);
 
@@ -2263,35 +2344,20 @@ hw_offload_check_mark(struct dp_packet *packet)
  * classifier finds it from the metadata, or the upcall sees the packet as
  * coming from the vport.
  *
- * It runs for every packet received on a claimed port, so an untagged
- * packet costs one test, and a tagged one without decap one more unless
- * there is a decap rule at all.  It never returns an error: dpif-netdev
- * would drop the packet (or, for EOPNOTSUPP, stop calling it). */
-static int
-netdev_offload_hw_miss_packet_recover(struct netdev *netdev,
-                                      struct dp_packet *packet)
+ * The tagged half of netdev_offload_hw_miss_packet_recover(), out of line
+ * so that the untagged half needs no stack frame (tools/
+ * bench-instructions.sh: 19 instructions per untagged packet when it was
+ * inlined, with the pushes and pops of the registers this half uses).
+ * dpif-netdev no longer calls the hook for untagged packets
+ * (vswitchd-patches/0005); the split keeps them cheap if they come
+ * anyway. */
+static int __attribute__((__noinline__))
+hw_offload_recover_tagged(struct netdev *netdev, struct dp_packet *packet,
+                          uint32_t mark)
 {
     const struct hw_mark_rec *rec;
     struct pkt_metadata *md;
-    uint32_t mark;
 
-    if (OVS_LIKELY(!dp_packet_has_flow_mark(packet, &mark))) {
-        struct hw_offload_port *port = hw_offload_port_get(netdev);
-        bool armed = true;
-
-        /* Until the port's first rule, no packet of the port can carry a
-         * mark or need restoring: EOPNOTSUPP makes dpif-netdev stop calling
-         * this for the port, so that its miss path costs what it costs
-         * with hw-offload=false (upstream removed a check of 1-1.5% from
-         * it).  hw_offload_miss_hook_on() turns the hook on again before
-         * the first rule is created; if this thread's EOPNOTSUPP raced
-         * with it, netdev-hw's receive turns it on when a tagged packet
-         * arrives, before dpif-netdev looks at it. */
-        if (port) {
-            atomic_read_relaxed(&port->armed, &armed);
-        }
-        return armed ? 0 : EOPNOTSUPP;
-    }
     if (!atomic_count_get(&hw_n_decap_marks)) {
         hw_offload_check_mark(packet);
         return 0;
@@ -2322,6 +2388,27 @@ netdev_offload_hw_miss_packet_recover(struct netdev *netdev,
     COVERAGE_INC(hw_offload_recover);
     hw_offload_check_mark(packet);
     return 0;
+}
+
+/* dpif-netdev's miss hook: restores the packets that a vport rule
+ * decapsulated (see hw_offload_recover_tagged()) and clears marks that do
+ * not name the packet's flow.
+ *
+ * dpif-netdev calls it only for packets with a flow mark, because
+ * init_flow_api sets 'miss_api_marked_only' (vswitchd-patches/0005): an
+ * untagged packet costs the datapath one test and never gets here, and
+ * leaves at once if it does.  It never returns an error: dpif-netdev would
+ * drop the packet (or, for EOPNOTSUPP, stop calling it for the port). */
+static int
+netdev_offload_hw_miss_packet_recover(struct netdev *netdev,
+                                      struct dp_packet *packet)
+{
+    uint32_t mark;
+
+    if (OVS_UNLIKELY(!dp_packet_has_flow_mark(packet, &mark))) {
+        return 0;
+    }
+    return hw_offload_recover_tagged(netdev, packet, mark);
 }
 
 /* The tunnel push hook (vswitchd-patches/0004), called for each packet with

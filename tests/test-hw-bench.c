@@ -84,15 +84,8 @@
 #include "packets.h"
 #include "random.h"
 #include "smap.h"
+#include "test-hw-check.h"
 #include "util.h"
-
-#define CHECK(COND)                                                     \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            ovs_abort(0, "%s:%d: check failed: %s", __FILE__, __LINE__, \
-                      #COND);                                           \
-        }                                                               \
-    } while (0)
 
 /* Rules per hw port (model device): below the model's 65536 per priority
  * table. */

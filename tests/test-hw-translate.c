@@ -1664,18 +1664,14 @@ test_tnl_push_vxlan(void)
     CHECK(!hw_headers_overlap(&push.egress.outer, &rule.outer));
 
     /* The top-level form: tnl_push(...),2. */
-    ofpbuf_clear(&actions);
-    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
-    put_output(&actions, 2);
+    put_push_actions(&actions, false, OVS_VPORT_TYPE_VXLAN, h, len);
     CHECK_EQ(translate_push(&actions, &rule, &push, NULL), 0);
     CHECK_EQ(odp_to_u32(push.out_port), 2);
 
     /* IPv6 outer: 70 bytes. */
     len = vxlan_header(h, true, 0);
     CHECK_EQ(len, 70);
-    ofpbuf_clear(&actions);
-    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
-    put_output(&actions, 2);
+    put_push_actions(&actions, false, OVS_VPORT_TYPE_VXLAN, h, len);
     CHECK_EQ(translate_push(&actions, &rule, &push, NULL), 0);
     CHECK_EQ(push.egress.reformat_len, 70);
     CHECK_EQ(push.udp_ofs, 54);
@@ -1733,10 +1729,7 @@ test_tnl_push_gre(void)
     /* GRE carrying the IPv4 packet (pop_eth first): the same marker and
      * encap, the marker standing in front of the IP header. */
     len = gre_header(h, GRE_KEY, ETH_TYPE_IP);
-    ofpbuf_clear(&actions);
-    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_ETH);
-    put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
-    put_output(&actions, 2);
+    put_push_actions(&actions, true, OVS_VPORT_TYPE_GRE, h, len);
     CHECK_EQ(translate_push(&actions, &rule, &push, NULL), 0);
     CHECK(push.l3);
     check_egress_rule(&push.egress);
@@ -1744,30 +1737,21 @@ test_tnl_push_gre(void)
 
     /* The GRE protocol must fit what is pushed. */
     len = gre_header(h, GRE_KEY, ETH_TYPE_IPV6);
-    ofpbuf_clear(&actions);
-    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_ETH);
-    put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
-    put_output(&actions, 2);
+    put_push_actions(&actions, true, OVS_VPORT_TYPE_GRE, h, len);
     CHECK_PUSH_REFUSED(&actions, "tnl_push GRE protocol 0x86dd does not fit "
                        "the packet");
     len = gre_header(h, GRE_KEY, ETH_TYPE_IP);
-    ofpbuf_clear(&actions);
-    put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
-    put_output(&actions, 2);
+    put_push_actions(&actions, false, OVS_VPORT_TYPE_GRE, h, len);
     CHECK_PUSH_REFUSED(&actions, "tnl_push of an Ethernet frame with GRE "
                        "protocol 0x0800 not supported");
 
     /* What the NIC would have to compute per packet. */
     len = gre_header(h, GRE_KEY | GRE_CSUM, ETH_TYPE_TEB);
-    ofpbuf_clear(&actions);
-    put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
-    put_output(&actions, 2);
+    put_push_actions(&actions, false, OVS_VPORT_TYPE_GRE, h, len);
     CHECK_PUSH_REFUSED(&actions, "tnl_push of GRE with checksum not "
                        "supported: the NIC does not compute it");
     len = gre_header(h, GRE_SEQ, ETH_TYPE_TEB);
-    ofpbuf_clear(&actions);
-    put_tnl_push(&actions, OVS_VPORT_TYPE_GRE, h, len);
-    put_output(&actions, 2);
+    put_push_actions(&actions, false, OVS_VPORT_TYPE_GRE, h, len);
     CHECK_PUSH_REFUSED(&actions, "tnl_push of GRE with sequence number not "
                        "supported: the NIC does not compute it");
 
@@ -1821,17 +1805,13 @@ test_tnl_push_refusals(void)
     put_output(&actions, 2);
     CHECK_PUSH_REFUSED(&actions, "tnl_push of tunnel type geneve not "
                        "supported");
-    ofpbuf_clear(&actions);
-    put_tnl_push(&actions, OVS_VPORT_TYPE_ERSPAN, h, len);
-    put_output(&actions, 2);
+    put_push_actions(&actions, false, OVS_VPORT_TYPE_ERSPAN, h, len);
     CHECK_PUSH_REFUSED(&actions, "tnl_push of tunnel type erspan not "
                        "supported");
 
     /* A UDP checksum the NIC would not compute. */
     len = vxlan_header(h, false, 0xffff);
-    ofpbuf_clear(&actions);
-    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
-    put_output(&actions, 2);
+    put_push_actions(&actions, false, OVS_VPORT_TYPE_VXLAN, h, len);
     CHECK_PUSH_REFUSED(&actions, "tnl_push with outer UDP checksum not "
                        "supported: the NIC does not compute it");
     len = vxlan_header(h, false, 0);
@@ -1901,9 +1881,7 @@ test_tnl_push_refusals(void)
     put_output(&actions, 2);
     CHECK_PUSH_REFUSED(&actions, "tnl_push VXLAN header malformed");
     h[14] = 0x46;
-    ofpbuf_clear(&actions);
-    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
-    put_output(&actions, 2);
+    put_push_actions(&actions, false, OVS_VPORT_TYPE_VXLAN, h, len);
     CHECK_PUSH_REFUSED(&actions, "tnl_push outer IPv4 header with options "
                        "not supported");
     ofpbuf_uninit(&actions);

@@ -43,6 +43,82 @@ struct hbldv_encap_attr;
 struct hbldv_qp_attr;
 struct hbldv_query_port_attr;
 struct hw_fwdump_reg;
+struct mlx5dv_devx_obj;
+
+/* The pipeline of tables, with mlx5dv_dr's semantics (hw-apis.md 3.4).
+ *
+ * A domain (NIC RX, NIC TX, FDB) holds tables with levels; level 0 is the
+ * root (the table verbs rules live in, firmware steered), deeper levels are
+ * reached only by a dest_table action of a shallower table of the same
+ * domain.  A matcher is a mask shape with a priority in one table (lower
+ * priorities are matched first); a rule is a value under a matcher and an
+ * ordered list of actions, which must follow the action-order rule:
+ * decap -> pop VLAN / modify header -> push VLAN -> encap -> one terminal
+ * action (QP, table, vport, several destinations, drop, default miss); tag
+ * and counter anywhere before the terminal.  Masks and values are PRM
+ * fte_match_param bytes (mlx5dv_flow_match_parameters), so every backend
+ * receives the bytes a real device would. */
+#define HW_DR_N_DOMAINS 3       /* MLX5DV_DR_DOMAIN_TYPE_NIC_RX..FDB. */
+
+/* Sections of fte_match_param, the bits of match_criteria_enable. */
+enum hw_dr_match_section {
+    HW_DR_MATCH_OUTER,          /* Outer L2-L4 (64 bytes at 0). */
+    HW_DR_MATCH_MISC,           /* Source port/vport, second VLAN, tunnel
+                                 * keys (64 bytes at 64). */
+    HW_DR_MATCH_INNER,          /* Inner L2-L4 (64 bytes at 128). */
+    HW_DR_MATCH_MISC2,          /* Metadata registers (64 bytes at 192). */
+    HW_DR_MATCH_MISC3,          /* TCP seq/ack, ICMP, Geneve TLV (at 256). */
+};
+#define HW_DR_MATCH_MAX_SIZE 448    /* 7 sections of 64 bytes. */
+
+/* The actions a pipeline rule can hold, one per mlx5dv_dr_action_create_*
+ * call the plugin makes. */
+enum hw_dr_action_type {
+    HW_DR_ACTION_DROP,
+    HW_DR_ACTION_DEFAULT_MISS,
+    HW_DR_ACTION_TAG,           /* NIC RX only. */
+    HW_DR_ACTION_DEST_QP,       /* NIC RX only. */
+    HW_DR_ACTION_DEST_TABLE,
+    HW_DR_ACTION_DEST_VPORT,    /* FDB only. */
+    HW_DR_ACTION_DEST_ARRAY,    /* FDB only. */
+    HW_DR_ACTION_COUNTER,
+    HW_DR_ACTION_REFORMAT,
+    HW_DR_ACTION_MODIFY_HEADER,
+    HW_DR_ACTION_PUSH_VLAN,
+    HW_DR_ACTION_POP_VLAN,
+    HW_DR_N_ACTIONS
+};
+
+/* What dr_action_create() makes: the arguments of the matching
+ * mlx5dv_dr_action_create_*() call. */
+struct hw_dr_action_attr {
+    enum hw_dr_action_type type;
+    union {
+        uint32_t tag;                           /* TAG: < 2^24. */
+        struct ibv_qp *qp;                      /* DEST_QP. */
+        struct mlx5dv_dr_table *table;          /* DEST_TABLE. */
+        uint32_t vport;                         /* DEST_VPORT. */
+        struct {                                /* DEST_ARRAY. */
+            size_t n;
+            struct mlx5dv_dr_action_dest_attr **dests;
+        } array;
+        struct {                                /* COUNTER. */
+            struct mlx5dv_devx_obj *obj;
+            uint32_t offset;
+        } counter;
+        struct {                                /* REFORMAT. */
+            enum mlx5dv_flow_action_packet_reformat_type type;
+            size_t size;
+            const void *data;                   /* NULL iff size is 0. */
+        } reformat;
+        struct {                                /* MODIFY_HEADER. */
+            size_t size;                        /* Bytes, 8 per command. */
+            const ovs_be64 *commands;           /* PRM set/add/copy. */
+        } modify;
+        ovs_be32 vlan_hdr;                      /* PUSH_VLAN: TPID << 16 |
+                                                 * TCI. */
+    };
+};
 
 /* What a device can do, read once at open. */
 struct hw_dev_caps {
@@ -64,6 +140,18 @@ struct hw_dev_caps {
     bool qp_encap;               /* hbl: encapsulation per send QP
                                   * (hw_dev_ops' create_encap and
                                   * hbl_modify_qp work). */
+
+    /* The pipeline of tables (the dr_* operations below), all zero if the
+     * device has only the verbs root table. */
+    uint32_t dr_domains;         /* 1 << MLX5DV_DR_DOMAIN_TYPE_*. */
+    uint32_t dr_max_level;       /* Deepest table level (levels 1..max are
+                                  * software steered, 0 is the root). */
+    uint32_t dr_actions[HW_DR_N_DOMAINS]; /* Per domain, 1 << enum
+                                           * hw_dr_action_type valid there. */
+    uint8_t dr_match_criteria;   /* match_criteria_enable bits accepted
+                                  * (1 << HW_DR_MATCH_OUTER ...). */
+    uint32_t dr_max_modify;      /* Commands per modify-header action. */
+    uint32_t dr_max_rules;       /* Rules per domain. */
 };
 
 /* One received packet's hardware metadata is stored into the dp_packet
@@ -152,6 +240,38 @@ struct hw_dev_ops {
                          int attr_mask, struct hbldv_qp_attr *);
     int (*hbl_query_port)(struct ibv_context *, uint32_t port_num,
                           struct hbldv_query_port_attr *);
+
+    /* The pipeline of tables (see struct hw_dr_action_attr above), with the
+     * semantics and errno values of mlx5dv_dr_*().  NULL if the device has
+     * none ('caps.dr_domains' is 0). */
+    int (*dr_domain_create)(struct ibv_context *, enum mlx5dv_dr_domain_type,
+                            struct mlx5dv_dr_domain **);
+    int (*dr_domain_sync)(struct mlx5dv_dr_domain *, uint32_t flags);
+    int (*dr_domain_destroy)(struct mlx5dv_dr_domain *);
+    int (*dr_table_create)(struct mlx5dv_dr_domain *, uint32_t level,
+                           struct mlx5dv_dr_table **);
+    int (*dr_table_destroy)(struct mlx5dv_dr_table *);
+    int (*dr_matcher_create)(struct mlx5dv_dr_table *, uint16_t priority,
+                             uint8_t match_criteria_enable,
+                             struct mlx5dv_flow_match_parameters *mask,
+                             struct mlx5dv_dr_matcher **);
+    int (*dr_matcher_destroy)(struct mlx5dv_dr_matcher *);
+    int (*dr_rule_create)(struct mlx5dv_dr_matcher *,
+                          struct mlx5dv_flow_match_parameters *value,
+                          size_t n_actions, struct mlx5dv_dr_action *[],
+                          struct mlx5dv_dr_rule **);
+    int (*dr_rule_destroy)(struct mlx5dv_dr_rule *);
+    int (*dr_action_create)(struct mlx5dv_dr_domain *,
+                            const struct hw_dr_action_attr *,
+                            struct mlx5dv_dr_action **);
+    int (*dr_action_destroy)(struct mlx5dv_dr_action *);
+
+    /* DevX flow counters for the pipeline's COUNTER action: one counter per
+     * object; query stores packets and bytes since creation. */
+    int (*dr_counter_create)(struct ibv_context *, struct mlx5dv_devx_obj **);
+    int (*dr_counter_query)(struct mlx5dv_devx_obj *, uint64_t *packets,
+                            uint64_t *bytes);
+    int (*dr_counter_destroy)(struct mlx5dv_devx_obj *);
 };
 
 /* Returns the backend that drives 'devname', or NULL if none does. */

@@ -160,6 +160,14 @@ struct hw_dev_caps {
 struct hw_dev_ops {
     const char *name;            /* "model", "rdma", "hbl". */
 
+    /* Facts about the backend known before a device is opened. */
+    bool kernel_checks_caps;     /* The kernel makes its objects and checks
+                                  * the process' capabilities (false for a
+                                  * software device). */
+    bool fwdump_reg_addresses;   /* fwdump_get()'s registers carry crspace
+                                  * addresses, not offsets into a raw
+                                  * dump. */
+
     /* Returns true if this backend drives the device named 'devname'. */
     bool (*handles)(const char *devname);
 

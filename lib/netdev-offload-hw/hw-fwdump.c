@@ -376,7 +376,7 @@ fwdump_target_has_addresses(const struct fwdump_target *t)
 {
     const struct hw_dev_ops *ops = fwdump_target_ops(t);
 
-    return ops == &hw_model_ops || hw_fwdump_pci_has_addresses();
+    return ops ? ops->fwdump_reg_addresses : hw_fwdump_pci_has_addresses();
 }
 
 static int

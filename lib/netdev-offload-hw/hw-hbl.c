@@ -712,6 +712,7 @@ static bool hbl_handles(const char *devname);
 
 struct hw_dev_ops hw_hbl_ops = {
     .name = "hbl",
+    .kernel_checks_caps = true,
     .handles = hbl_handles,
 };
 

@@ -2115,6 +2115,7 @@ model_tx_burst(struct ibv_qp *ibv_qp, struct dp_packet_batch *batch)
 
 const struct hw_dev_ops hw_model_ops = {
     .name = "model",
+    .fwdump_reg_addresses = true,
     .handles = model_op_handles,
     .open = model_open,
     .close = model_close,

@@ -92,7 +92,7 @@ hw_privileges_have(enum hw_cap cap, const struct hw_dev_ops *ops,
     forced = hw_caps_forced[cap];
     if (forced != HW_CAP_REAL) {
         have = forced == HW_CAP_FORCE_PRESENT;
-    } else if (ops == &hw_model_ops) {
+    } else if (ops && !ops->kernel_checks_caps) {
         /* A software device: nothing in the kernel to ask for permission. */
         have = true;
     } else {

@@ -1126,6 +1126,7 @@ rdma_tx_burst(struct ibv_qp *qp, struct dp_packet_batch *batch)
 
 const struct hw_dev_ops hw_rdma_ops = {
     .name = "rdma",
+    .kernel_checks_caps = true,
     .handles = rdma_handles,
     .open = rdma_open,
     .close = rdma_close,

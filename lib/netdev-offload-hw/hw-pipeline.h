@@ -1,0 +1,99 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef HW_PIPELINE_H
+#define HW_PIPELINE_H 1
+
+/* The pipeline objects of one device, shared by its rules.
+ *
+ * A device's dr domains and tables live as long as the pipeline.  Matchers
+ * and actions are made once and reference counted: one matcher per table,
+ * priority and mask, one action per distinct attribute (one packet reformat
+ * per header, one modify header per rewrite list, one push VLAN per tag, one
+ * destination per QP, table or vport).  A rule takes a reference on each
+ * object it uses and gives it back when it goes; the last reference
+ * destroys the object on the device.
+ *
+ * Thread-safe: offload threads of several ports may share a pipeline. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "hw-dev.h"
+
+struct ds;
+struct netdev_hw_device;
+struct hw_pipeline;
+struct hw_pipe_matcher;
+struct hw_pipe_action;
+
+/* Returns a new pipeline for 'dev', whose backend must have the dr
+ * operations ('dev->caps->dr_domains' not 0).  Domains and tables are
+ * created when first asked for. */
+struct hw_pipeline *hw_pipeline_create(const struct netdev_hw_device *dev);
+
+/* Destroys 'p', its tables and domains.  Every matcher and action must have
+ * been released: the device refuses to destroy a table with matchers. */
+void hw_pipeline_destroy(struct hw_pipeline *p);
+
+/* Stores into '*tablep' the table of 'level' in 'domain', created if need
+ * be.  Returns 0 or the device's errno. */
+int hw_pipeline_table(struct hw_pipeline *p, enum mlx5dv_dr_domain_type,
+                      uint32_t level, struct mlx5dv_dr_table **tablep);
+
+/* Takes a reference to the matcher of 'priority', 'criteria' and 'mask'
+ * ('mask_size' bytes of fte_match_param) in the table of 'level' in
+ * 'domain', created if need be.  Returns 0 or the device's errno. */
+int hw_pipeline_matcher_ref(struct hw_pipeline *p,
+                            enum mlx5dv_dr_domain_type domain,
+                            uint32_t level, uint16_t priority,
+                            uint8_t criteria, const void *mask,
+                            size_t mask_size,
+                            struct hw_pipe_matcher **matcherp);
+void hw_pipeline_matcher_unref(struct hw_pipeline *p,
+                               struct hw_pipe_matcher *);
+struct mlx5dv_dr_matcher *hw_pipe_matcher_dr(const struct hw_pipe_matcher *);
+
+/* Takes a reference to the action 'attr' of 'domain', created if need be.
+ * Counter actions are never shared: each has its own counter object.
+ * Returns 0 or the device's errno. */
+int hw_pipeline_action_ref(struct hw_pipeline *p,
+                           enum mlx5dv_dr_domain_type domain,
+                           const struct hw_dr_action_attr *attr,
+                           struct hw_pipe_action **actionp);
+void hw_pipeline_action_unref(struct hw_pipeline *p, struct hw_pipe_action *);
+struct mlx5dv_dr_action *hw_pipe_action_dr(const struct hw_pipe_action *);
+
+/* Counts of the objects 'p' holds, for tests and netdev-hw/dump-rules. */
+struct hw_pipeline_counts {
+    size_t domains;
+    size_t tables;
+    size_t matchers;
+    size_t actions;
+    size_t refs;        /* References held on matchers and actions. */
+};
+void hw_pipeline_counts(const struct hw_pipeline *p,
+                        struct hw_pipeline_counts *);
+
+/* Appends the shared objects of 'p', with their reference counts, to 's'. */
+void hw_pipeline_format(const struct hw_pipeline *p, struct ds *s);
+
+/* The name of 'domain' ("nic_rx", "nic_tx", "fdb") and of action 'type'
+ * ("tag", "drop", ...). */
+const char *hw_pipe_domain_name(enum mlx5dv_dr_domain_type domain);
+const char *hw_pipe_action_name(enum hw_dr_action_type type);
+
+#endif /* hw-pipeline.h */

@@ -2767,6 +2767,131 @@ test_inner_needs_tunnel(void)
     hw_model_steering_destroy(st);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Short specs.                                                           */
+/* ---------------------------------------------------------------------- */
+
+/* Writes an ACTION_HANDLE or ACTION_COUNT spec naming 'object' at 's', with
+ * 'size' in its header: the object's pointer is at byte 8 whatever 'size'
+ * says. */
+static void
+put_object_spec(uint8_t *s, uint32_t type, uint16_t size, const void *object)
+{
+    memcpy(s, &type, 4);
+    memcpy(s + 4, &size, 2);
+    memcpy(s + 8, &object, sizeof object);
+}
+
+/* A spec shorter than its struct (or, for the sizes that may vary, than the
+ * kernel's filter) is EINVAL, and so is everything behind it: the walk
+ * stops there, before anything reads past the spec or binds an object. */
+static void
+test_reject_short_specs(void)
+{
+    static const struct {
+        uint32_t type;
+        uint16_t min_size;
+        int error;              /* For a spec of 'min_size' bytes. */
+    } specs[] = {
+        { IBV_FLOW_SPEC_ETH, ETH_SIZE, 0 },
+        { IBV_FLOW_SPEC_ETH | IBV_FLOW_SPEC_INNER, ETH_SIZE, 0 },
+        { IBV_FLOW_SPEC_IPV4, IP4_SIZE, 0 },
+        { IBV_FLOW_SPEC_IPV4_EXT, IP4X_SIZE, 0 },
+        { IBV_FLOW_SPEC_IPV6, 8 + 2 * 39, 0 },
+        { IBV_FLOW_SPEC_ESP, ESP_SIZE, EOPNOTSUPP },
+        { IBV_FLOW_SPEC_TCP, L4_SIZE, 0 },
+        { IBV_FLOW_SPEC_UDP | IBV_FLOW_SPEC_INNER, L4_SIZE, 0 },
+        { IBV_FLOW_SPEC_GRE, GRE_SIZE, 0 },
+        { IBV_FLOW_SPEC_MPLS, MPLS_SIZE, 0 },
+        { IBV_FLOW_SPEC_VXLAN_TUNNEL, VXLAN_SIZE, 0 },
+        { IBV_FLOW_SPEC_ACTION_TAG, TAG_SIZE, 0 },
+        { IBV_FLOW_SPEC_ACTION_DROP, DROP_SIZE, 0 },
+        { IBV_FLOW_SPEC_ACTION_HANDLE, HANDLE_SIZE, 0 },
+        { IBV_FLOW_SPEC_ACTION_COUNT, COUNT_SIZE, 0 },
+    };
+    struct hw_model_steering *st = new_steering();
+    struct pkt p = pkt_tcp4("10.0.0.1", "10.0.0.2", 1, 80);
+    struct hw_model_verdict v;
+    struct ibv_counters *c;
+    struct ibv_flow *flow;
+    uint64_t values[1];
+    struct rule r;
+    uint8_t *s;
+
+    CHECK_ERR(hw_model_counters_create(&ctx_a, &c), 0);
+    CHECK_ERR(hw_model_counters_attach(c, &(struct ibv_counter_attach_attr) {
+                  .counter_desc = IBV_COUNTER_PACKETS, .index = 0 }), 0);
+
+    /* Every size below the minimum, then the minimum.  HANDLE and COUNT
+     * name a valid object, so only the size is wrong. */
+    for (size_t i = 0; i < ARRAY_SIZE(specs); i++) {
+        const void *object = (specs[i].type == IBV_FLOW_SPEC_ACTION_HANDLE
+                              ? (const void *) &act1 : (const void *) c);
+
+        for (uint16_t size = 0; size <= specs[i].min_size; size++) {
+            rule_normal(&r, 0);
+            s = rule_spec(&r, specs[i].type, size);
+            if (specs[i].type == IBV_FLOW_SPEC_ACTION_HANDLE
+                || specs[i].type == IBV_FLOW_SPEC_ACTION_COUNT) {
+                put_object_spec(s, specs[i].type, size, object);
+            }
+            if (size < specs[i].min_size) {
+                CREATE_FAIL(st, &qp1, &r, EINVAL);
+            } else if (specs[i].error) {
+                CREATE_FAIL(st, &qp1, &r, specs[i].error);
+            } else {
+                flow = CREATE_OK(st, &qp1, &r);
+                destroy_flow(st, flow);
+            }
+        }
+    }
+
+    /* A size-0 spec would be read again and again. */
+    rule_normal(&r, 0);
+    spec_tag(&r, 5);
+    memset(&r.bytes[ATTR_LEN + 4], 0, 2);
+    r.bytes[12] = 2;
+    CREATE_FAIL(st, &qp1, &r, EINVAL);
+
+    /* Specs hidden behind a 6-byte TAG spec, whose padding is the hidden
+     * spec's type: the TAG is refused before the spec behind it is read. */
+    rule_normal(&r, 0);
+    spec_eth_any(&r, 0);
+    s = rule_spec(&r, IBV_FLOW_SPEC_ACTION_TAG, 6);
+    put_object_spec(s + 6, IBV_FLOW_SPEC_ACTION_HANDLE, HANDLE_SIZE, &act1);
+    r.bytes[12]++;
+    CREATE_FAIL(st, &qp1, &r, EINVAL);
+    rule_normal(&r, 0);
+    spec_eth_any(&r, 0);
+    s = rule_spec(&r, IBV_FLOW_SPEC_ACTION_TAG, 6);
+    put_object_spec(s + 6, IBV_FLOW_SPEC_ACTION_COUNT, COUNT_SIZE, c);
+    r.bytes[12]++;
+    CREATE_FAIL(st, &qp1, &r, EINVAL);
+
+    /* None of the refusals bound the counters object: it is unreadable
+     * (no flow uses it) and still takes points. */
+    CHECK_ERR(hw_model_counters_read(c, values, 1), EINVAL);
+    CHECK_ERR(hw_model_counters_attach(c, &(struct ibv_counter_attach_attr) {
+                  .counter_desc = IBV_COUNTER_BYTES, .index = 0 }), 0);
+    CHECK_EQ(hw_model_steering_n_rules(st), 0);
+
+    /* A longer spec is fine: libibverbs reads its struct and skips the
+     * rest, and so does the model. */
+    rule_normal(&r, 0);
+    s = rule_spec(&r, IBV_FLOW_SPEC_ETH, ETH_SIZE + 8);
+    put_be16(s + ETH_V + F_ETYPE, 0x0800);
+    put_be16(s + ETH_M + F_ETYPE, 0xffff);
+    spec_tag(&r, 7);
+    flow = CREATE_OK(st, &qp1, &r);
+    v = run(st, &p);
+    CHECK(v.matched && v.qp == &qp1);
+    CHECK_EQ(v.tag, 7);
+    destroy_flow(st, flow);
+
+    CHECK_ERR(hw_model_counters_destroy(c), 0);
+    hw_model_steering_destroy(st);
+}
+
 static void
 test_hw_model_flow_main(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
 {
@@ -2796,6 +2921,7 @@ test_hw_model_flow_main(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
         { "merge-conflicts", test_merge_and_conflicts },
         { "counters", test_counters },
         { "cleanup", test_cleanup },
+        { "reject-short-specs", test_reject_short_specs },
     };
 
     init_fixtures();

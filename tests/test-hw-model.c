@@ -1000,6 +1000,125 @@ test_faults(void)
     setup_destroy(&s);
 }
 
+/* Appends an ACTION_HANDLE or ACTION_COUNT spec naming 'object' whose header
+ * says 'size' bytes.  All 16 bytes are in the buffer, so a parser that reads
+ * past 'size' finds the object. */
+static void
+rule_add_object(struct rule *r, uint32_t type, uint16_t size,
+                const void *object)
+{
+    uint8_t spec[16];
+
+    memset(spec, 0, sizeof spec);
+    memcpy(spec, &type, 4);
+    memcpy(spec + 4, &size, 2);
+    memcpy(spec + 8, &object, sizeof object);
+    rule_add(r, spec, sizeof spec);
+}
+
+/* Appends a 6-byte TAG spec and, at its byte 6, where its padding is, an
+ * ACTION_HANDLE or ACTION_COUNT spec naming 'object'. */
+static void
+rule_add_hidden_object(struct rule *r, uint32_t type, const void *object)
+{
+    uint32_t tag_type = IBV_FLOW_SPEC_ACTION_TAG;
+    uint16_t tag_size = 6, size = 16;
+    uint8_t bytes[6 + 16];
+
+    memset(bytes, 0, sizeof bytes);
+    memcpy(bytes, &tag_type, 4);
+    memcpy(bytes + 4, &tag_size, 2);
+    memcpy(bytes + 6, &type, 4);
+    memcpy(bytes + 10, &size, 2);
+    memcpy(bytes + 14, &object, sizeof object);
+    rule_add(r, bytes, sizeof bytes);
+    rule_attr(r)->num_of_specs++;
+}
+
+/* A rule whose ACTION_HANDLE or ACTION_COUNT spec is short, or hidden behind
+ * a short spec, is refused with EINVAL and holds nothing.  Before, the rule
+ * parser found the object that the device's lookup had skipped, the rule
+ * held no reference, and a packet matching it after the action was
+ * destroyed read freed memory. */
+static void
+test_malformed_handles(void)
+{
+    const enum mlx5dv_flow_table_type rx = MLX5DV_FLOW_TABLE_TYPE_NIC_RX;
+    struct ibv_flow_action *decap;
+    struct ibv_counters *counters;
+    struct ibv_flow *flow;
+    struct setup s;
+    struct rule r;
+
+    setup_create(&s, "model14");
+    CHECK_ERR(ops->create_reformat(
+                  s.ctx, 0, NULL,
+                  MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TUNNEL_TO_L2, rx,
+                  &decap), 0);
+    counters = create_counters(s.ctx);
+    check_objects(s.devname, 1, N_WQS + 1, N_WQS, 1, 2, 0, 1, 1);
+
+    /* Well formed, the rule holds the action and the counters. */
+    rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, 0);
+    rule_add_eth_ipv4(&r);
+    rule_add_object(&r, IBV_FLOW_SPEC_ACTION_HANDLE, 16, decap);
+    rule_add_object(&r, IBV_FLOW_SPEC_ACTION_COUNT, 16, counters);
+    CHECK_ERR(ops->create_flow(s.rss_qp, rule_attr(&r), &flow), 0);
+    CHECK_ERR(ops->destroy_action(decap), EBUSY);
+    CHECK_ERR(ops->destroy_counters(counters), EBUSY);
+    CHECK_ERR(ops->destroy_flow(flow), 0);
+
+    /* Short HANDLE and COUNT specs, and both hidden behind a short TAG.  A
+     * hidden HANDLE may name any object: a QP, a counters object. */
+    for (int i = 0; i < 8; i++) {
+        rule_init(&r, IBV_FLOW_ATTR_NORMAL, 0, 0);
+        rule_add_eth_ipv4(&r);
+        rule_add_ipv4(&r, NULL, "10.0.0.2");
+        switch (i) {
+        case 0:
+            rule_add_object(&r, IBV_FLOW_SPEC_ACTION_HANDLE, 12, decap);
+            break;
+        case 1:
+            rule_add_object(&r, IBV_FLOW_SPEC_ACTION_HANDLE, 0, decap);
+            break;
+        case 2:
+            rule_add_object(&r, IBV_FLOW_SPEC_ACTION_COUNT, 8, counters);
+            break;
+        case 3:
+            rule_add_object(&r, IBV_FLOW_SPEC_ACTION_COUNT, 0, counters);
+            break;
+        case 4:
+            rule_add_hidden_object(&r, IBV_FLOW_SPEC_ACTION_HANDLE, decap);
+            break;
+        case 5:
+            rule_add_hidden_object(&r, IBV_FLOW_SPEC_ACTION_HANDLE,
+                                   s.rss_qp);
+            break;
+        case 6:
+            rule_add_hidden_object(&r, IBV_FLOW_SPEC_ACTION_HANDLE,
+                                   counters);
+            break;
+        case 7:
+            rule_add_hidden_object(&r, IBV_FLOW_SPEC_ACTION_COUNT, counters);
+            break;
+        }
+        CHECK_ERR(ops->create_flow(s.rss_qp, rule_attr(&r), &flow), EINVAL);
+        CHECK(!flow);
+        check_objects(s.devname, 1, N_WQS + 1, N_WQS, 1, 2, 0, 1, 1);
+    }
+
+    /* Nothing holds them: both go, and a packet the refused rules would
+     * have matched finds no rule. */
+    CHECK_ERR(ops->destroy_action(decap), 0);
+    CHECK_ERR(ops->destroy_counters(counters), 0);
+    CHECK_ERR(hw_model_receive(s.devname, udp_packet("10.0.0.1", 1,
+                                                     "10.0.0.2", 4000, 100)),
+              ENOENT);
+    CHECK_EQ(model_stats(s.devname).rx_drop_no_rule, 1);
+    check_received(&s, -1, 0, 0, 0);
+    setup_destroy(&s);
+}
+
 static void
 test_names(void)
 {
@@ -1033,6 +1152,7 @@ run_hw_model_tests(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     test_qp_validation();
     test_reformat();
     test_faults();
+    test_malformed_handles();
     printf("test-hw-model: all tests passed\n");
 }
 

@@ -35,6 +35,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-hbl.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-reformat.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-reformat.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-spec.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-spec.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-pipeline.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-pipeline.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-privileges.c \

@@ -23,6 +23,7 @@
 #include <string.h>
 #include "dp-packet.h"
 #include "hash.h"
+#include "hw-model-spec.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/list.h"
@@ -43,7 +44,10 @@ VLOG_DEFINE_THIS_MODULE(hw_model_flow);
  *   2. libibverbs (ib_spec_to_kern_spec): walks the specs from offset 20 by
  *      hdr.size, converts each to the kernel's fixed layout, and refuses
  *      unknown types (GRE, VXLAN and actions have no INNER variant) and
- *      short or over-long IPV4_EXT, IPV6 and VXLAN specs.
+ *      short or over-long IPV4_EXT, IPV6 and VXLAN specs.  The walk is
+ *      hw-model-spec.h's, the same as the device's lookup of the objects
+ *      the specs name, and it comes first: a spec shorter than its struct
+ *      is refused before anything reads it.
  *   3. The kernel: uverbs core (CAP_NET_RAW, flags, spec count, port, QP
  *      type, flow label and VNI range), then mlx5_ib (priority, table type,
  *      ethertype consistency, per-spec field support, ip_protocol
@@ -1117,10 +1121,6 @@ hw_model_steering_parse(const struct hw_model_steering *st,
 /* ibv_create_flow(): step 2, libibverbs' conversion of the specs.        */
 /* ---------------------------------------------------------------------- */
 
-/* sizeof of the hdr member of struct ibv_flow_spec. */
-#define SPEC_HDR_LEN 8
-#define ATTR_LEN 20             /* sizeof(struct ibv_flow_attr) */
-
 /* One spec in the kernel's fixed layout: filters zero-filled past what
  * libibverbs copies, IPV4_EXT turned into IPV4. */
 struct kspec {
@@ -1198,53 +1198,33 @@ reject(int error, const char *format, ...)
     return error;
 }
 
-static uint32_t
-spec_type(const uint8_t *spec)
-{
-    uint32_t type;
-
-    memcpy(&type, spec, 4);
-    return type;
-}
-
-static uint16_t
-spec_size(const uint8_t *spec)
-{
-    uint16_t size;
-
-    memcpy(&size, spec + 4, 2);
-    return size;
-}
-
 /* libibverbs get_filters_size() for the specs whose size may differ from
  * the struct libibverbs was built with: the filter size is (size - 8) / 2,
- * the mask follows the value, a filter shorter than 'min_len' is EINVAL and
- * mask bytes past it must be zero (EOPNOTSUPP). */
+ * the mask follows the value, and mask bytes past the kernel's filter must
+ * be zero (EOPNOTSUPP).  The walker refused a filter shorter than the
+ * kernel's. */
 static int
-spec_filter_size(const uint8_t *spec, size_t min_len, size_t *filter_len)
+spec_filter_size(const struct hw_model_spec *s, size_t *filter_len)
 {
-    uint16_t size = spec_size(spec);
-    size_t len;
+    size_t min_len = (hw_model_spec_min_size(s->type)
+                      - HW_MODEL_SPEC_HDR_LEN) / 2;
+    size_t len = (s->size - HW_MODEL_SPEC_HDR_LEN) / 2;
 
-    if (size < SPEC_HDR_LEN + 2 * min_len) {
-        return reject(EINVAL, "spec 0x%"PRIx32" size %"PRIu16" is below "
-                      "the minimum %"PRIuSIZE, spec_type(spec), size,
-                      SPEC_HDR_LEN + 2 * min_len);
-    }
-    len = (size - SPEC_HDR_LEN) / 2;
-    if (!bytes_are_zero(spec + SPEC_HDR_LEN + len + min_len, len - min_len)) {
+    if (!bytes_are_zero(s->data + HW_MODEL_SPEC_HDR_LEN + len + min_len,
+                        len - min_len)) {
         return reject(EOPNOTSUPP, "spec 0x%"PRIx32" has mask bits past the "
-                      "fields the kernel knows", spec_type(spec));
+                      "fields the kernel knows", s->type);
     }
     *filter_len = len;
     return 0;
 }
 
-/* Converts the spec at 'spec' as ib_spec_to_kern_spec() does. */
+/* Converts 's' as ib_spec_to_kern_spec() does. */
 static int
-spec_to_kspec(const uint8_t *spec, struct kspec *k)
+spec_to_kspec(const struct hw_model_spec *s, struct kspec *k)
 {
-    uint32_t type = spec_type(spec);
+    const uint8_t *spec = s->data;
+    uint32_t type = s->type;
     size_t flen;
     int error;
 
@@ -1265,7 +1245,7 @@ spec_to_kspec(const uint8_t *spec, struct kspec *k)
 
     case IBV_FLOW_SPEC_IPV4_EXT:
     case IBV_FLOW_SPEC_IPV4_EXT | IBV_FLOW_SPEC_INNER:
-        error = spec_filter_size(spec, KF_IP4_LEN, &flen);
+        error = spec_filter_size(s, &flen);
         if (error) {
             return error;
         }
@@ -1278,7 +1258,7 @@ spec_to_kspec(const uint8_t *spec, struct kspec *k)
     case IBV_FLOW_SPEC_IPV6 | IBV_FLOW_SPEC_INNER:
         /* The kernel's filter ends at hop_limit: the padding byte of the
          * 40-byte verbs filter is the first "extra" byte. */
-        error = spec_filter_size(spec, KF_IP6_LEN, &flen);
+        error = spec_filter_size(s, &flen);
         if (error) {
             return error;
         }
@@ -1312,7 +1292,7 @@ spec_to_kspec(const uint8_t *spec, struct kspec *k)
         break;
 
     case IBV_FLOW_SPEC_VXLAN_TUNNEL:
-        error = spec_filter_size(spec, KF_TUN_LEN, &flen);
+        error = spec_filter_size(s, &flen);
         if (error) {
             return error;
         }
@@ -1328,18 +1308,17 @@ spec_to_kspec(const uint8_t *spec, struct kspec *k)
         break;
 
     case IBV_FLOW_SPEC_ACTION_HANDLE:
-        memcpy(&k->action, spec + 8, sizeof k->action);
+        k->action = hw_model_spec_object(s);
         break;
 
     case IBV_FLOW_SPEC_ACTION_COUNT:
-        memcpy(&k->counters, spec + 8, sizeof k->counters);
+        k->counters = CONST_CAST(struct ibv_counters *,
+                                 hw_model_spec_object(s));
         break;
 
     default:
-        return reject(EINVAL, "unknown spec type 0x%"PRIx32
-                      "%s", type, type & IBV_FLOW_SPEC_INNER
-                      ? " (GRE, VXLAN_TUNNEL and actions have no INNER form)"
-                      : "");
+        /* The walker refused every other type. */
+        OVS_NOT_REACHED();
     }
     return 0;
 }
@@ -2107,61 +2086,63 @@ leftovers_plan(struct hw_model_steering *st, bool multicast,
     plan->action.fwd = true;
 }
 
-/* hw_model_flow_create() with room for 'attr->num_of_specs' kernel specs
- * in 'ks'. */
+/* hw_model_flow_create() with room for 'attr->num_of_specs' specs in
+ * 'specs' and in 'ks'. */
 static int
 flow_create__(struct hw_model_steering *st, struct ibv_qp *qp,
-              const struct ibv_flow_attr *attr, struct kspec *ks,
-              struct ibv_flow **flowp)
+              const struct ibv_flow_attr *attr, struct hw_model_spec *specs,
+              struct kspec *ks, struct ibv_flow **flowp)
 {
     const struct hw_model_limits *lim = &st->limits;
-    const uint8_t *bytes = (const uint8_t *) attr;
     struct model_counters *counters = NULL;
+    struct hw_model_spec_iter iter;
     struct rule_plan plans[2];
     size_t n_specs, n_plans = 0;
     bool dont_trap, egress;
     struct model_flow *flow;
-    const uint8_t *spec;
     int n_count = 0;
     int error;
 
-    n_specs = attr->num_of_specs;
     dont_trap = attr->flags & IBV_FLOW_ATTR_FLAGS_DONT_TRAP;
     egress = attr->flags & IBV_FLOW_ATTR_FLAGS_EGRESS;
 
     /* attr->size and attr->comp_mask are not read: libibverbs 44 computes
      * the size itself and does not pass comp_mask to the kernel. */
 
-    /* 1. libmlx5: the counters object, before anything else. */
-    spec = bytes + ATTR_LEN;
-    for (size_t i = 0; i < n_specs; i++) {
-        if (spec_type(spec) == IBV_FLOW_SPEC_ACTION_COUNT) {
-            struct ibv_counters *ibv;
+    /* The specs, walked once: from here on each one is whole. */
+    n_specs = 0;
+    hw_model_spec_iter_init(&iter, hw_model_attr_specs(attr),
+                            attr->num_of_specs);
+    while (hw_model_spec_iter_next(&iter, &specs[n_specs])) {
+        n_specs++;
+    }
+    if (iter.error) {
+        return reject(iter.error, "%s", iter.reason);
+    }
 
+    /* 1. libmlx5: the counters object, before anything else. */
+    for (size_t i = 0; i < n_specs; i++) {
+        if (specs[i].type == IBV_FLOW_SPEC_ACTION_COUNT) {
             if (n_count++) {
                 return reject(EINVAL, "more than one ACTION_COUNT spec");
             }
-            memcpy(&ibv, spec + 8, sizeof ibv);
-            counters = counters_find(ibv);
+            counters = counters_find(hw_model_spec_object(&specs[i]));
             if (!counters) {
                 return reject(EINVAL, "ACTION_COUNT names no counters "
                               "object");
             }
         }
-        spec += spec_size(spec);
     }
     if (counters && !counters->n_flows && !counters->n_points) {
         return reject(EINVAL, "counters object has no attached counter");
     }
 
     /* 2. libibverbs: every spec into the kernel's layout. */
-    spec = bytes + ATTR_LEN;
     for (size_t i = 0; i < n_specs; i++) {
-        error = spec_to_kspec(spec, &ks[i]);
+        error = spec_to_kspec(&specs[i], &ks[i]);
         if (error) {
             return error;
         }
-        spec += spec_size(spec);
     }
 
     /* 3a. uverbs core, ib_uverbs_ex_create_flow(). */
@@ -2345,11 +2326,8 @@ flow_create__(struct hw_model_steering *st, struct ibv_qp *qp,
         counters_bind(counters);
     }
 
-    spec = bytes + ATTR_LEN;
-    for (size_t i = 0; i < n_specs; i++) {
-        spec += spec_size(spec);
-    }
-    flow->specs = xmemdup(bytes + ATTR_LEN, spec - (bytes + ATTR_LEN));
+    flow->specs = xmemdup(hw_model_attr_specs(attr),
+                          hw_model_spec_iter_len(&iter));
     flow->n_specs = n_specs;
 
     commit_plans(st, plans, n_plans, flow);
@@ -2363,6 +2341,7 @@ hw_model_flow_create(struct hw_model_steering *st, struct ibv_qp *qp,
                      const struct ibv_flow_attr *attr,
                      struct ibv_flow **flowp)
 {
+    struct hw_model_spec *specs;
     struct kspec *ks;
     int error;
 
@@ -2372,9 +2351,11 @@ hw_model_flow_create(struct hw_model_steering *st, struct ibv_qp *qp,
     }
     /* libibverbs converts every spec before the kernel counts them, so up
      * to 255 may be needed. */
+    specs = xmalloc(MAX(attr->num_of_specs, 1) * sizeof *specs);
     ks = xmalloc(MAX(attr->num_of_specs, 1) * sizeof *ks);
-    error = flow_create__(st, qp, attr, ks, flowp);
+    error = flow_create__(st, qp, attr, specs, ks, flowp);
     free(ks);
+    free(specs);
     return error;
 }
 
@@ -2629,15 +2610,17 @@ hw_model_steering_lookup(struct hw_model_steering *st,
 static void
 format_flow_specs(const struct model_flow *flow, struct ds *s)
 {
-    const uint8_t *spec = flow->specs;
     bool any_match = false, any_action = false;
+    struct hw_model_spec_iter iter;
+    struct hw_model_spec spec;
     struct kspec *ks;
+    size_t n = 0;
 
     ks = xmalloc(MAX(flow->n_specs, 1) * sizeof *ks);
-    for (size_t i = 0; i < flow->n_specs; i++) {
-        ovs_assert(!spec_to_kspec(spec, &ks[i]));
-        spec += spec_size(spec);
+    HW_MODEL_SPEC_FOR_EACH (&spec, &iter, flow->specs, flow->n_specs) {
+        ovs_assert(!spec_to_kspec(&spec, &ks[n++]));
     }
+    ovs_assert(!iter.error && n == flow->n_specs);
     for (size_t i = 0; i < flow->n_specs; i++) {
         if (!kspec_is_action(&ks[i])) {
             ds_put_char(s, ' ');

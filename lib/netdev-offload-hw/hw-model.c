@@ -33,6 +33,7 @@
 #include "hw-model-fwdump.h"
 #include "hw-model-hbl.h"
 #include "hw-model-reformat.h"
+#include "hw-model-spec.h"
 #include "hw-toeplitz.h"
 #include "odp-util.h"
 #include "openvswitch/dynamic-string.h"
@@ -1368,8 +1369,8 @@ out:
 /* Reads the objects an ibv_flow_attr buffer refers to (ACTION_HANDLE and
  * ACTION_COUNT specs), as the kernel looks their handles up before the
  * driver parses the rule: an object that is not a live one of this device
- * gives EINVAL.  Malformed buffers are left to the steering engine, which
- * rejects them with the right errno. */
+ * gives EINVAL.  The walk is the rule parser's (hw-model-spec.h), so every
+ * object the parser finds is looked up here and held by the flow. */
 static int
 model_flow_lookup_handles(struct model_dev *dev,
                           const struct ibv_flow_attr *attr,
@@ -1377,48 +1378,39 @@ model_flow_lookup_handles(struct model_dev *dev,
                           struct model_counters **countersp)
     OVS_REQUIRES(dev->mutex)
 {
-    const uint8_t *spec = (const uint8_t *) attr + sizeof *attr;
+    struct hw_model_spec_iter iter;
+    struct hw_model_spec spec;
 
     *reformatp = NULL;
     *countersp = NULL;
-    for (int i = 0; i < attr->num_of_specs; i++) {
-        uint32_t type;
-        uint16_t size;
-        void *ptr;
-
-        memcpy(&type, spec, sizeof type);
-        memcpy(&size, spec + 4, sizeof size);
-        if (size < 8) {
-            break;
-        }
-        if ((type == IBV_FLOW_SPEC_ACTION_HANDLE
-             || type == IBV_FLOW_SPEC_ACTION_COUNT) && size >= 16) {
-            memcpy(&ptr, spec + 8, sizeof ptr);
-            if (type == IBV_FLOW_SPEC_ACTION_HANDLE) {
-                struct model_reformat *reformat
-                    = MODEL_FIND(dev, ptr, MODEL_REFORMAT,
-                                 struct model_reformat);
-                if (!reformat) {
-                    return model_reject(dev, EINVAL, "create_flow: spec %d:"
-                                        " unknown flow action", i);
-                } else if (*reformatp) {
-                    return model_reject(dev, EINVAL, "create_flow: spec %d:"
-                                        " second packet reformat", i);
-                }
-                *reformatp = reformat;
-            } else {
-                struct model_counters *counters
-                    = MODEL_FIND(dev, ptr, MODEL_COUNTERS,
-                                 struct model_counters);
-                if (!counters) {
-                    return model_reject(dev, EINVAL, "create_flow: spec %d:"
-                                        " unknown counters object", i);
-                }
-                /* A second COUNT spec is the engine's EINVAL. */
-                *countersp = counters;
+    HW_MODEL_SPEC_FOR_EACH (&spec, &iter, hw_model_attr_specs(attr),
+                            attr->num_of_specs) {
+        if (spec.type == IBV_FLOW_SPEC_ACTION_HANDLE) {
+            struct model_reformat *reformat
+                = MODEL_FIND(dev, hw_model_spec_object(&spec), MODEL_REFORMAT,
+                             struct model_reformat);
+            if (!reformat) {
+                return model_reject(dev, EINVAL, "create_flow: spec %u: "
+                                    "unknown flow action", spec.index);
+            } else if (*reformatp) {
+                return model_reject(dev, EINVAL, "create_flow: spec %u: "
+                                    "second packet reformat", spec.index);
             }
+            *reformatp = reformat;
+        } else if (spec.type == IBV_FLOW_SPEC_ACTION_COUNT) {
+            struct model_counters *counters
+                = MODEL_FIND(dev, hw_model_spec_object(&spec), MODEL_COUNTERS,
+                             struct model_counters);
+            if (!counters) {
+                return model_reject(dev, EINVAL, "create_flow: spec %u: "
+                                    "unknown counters object", spec.index);
+            }
+            /* A second COUNT spec is the engine's EINVAL. */
+            *countersp = counters;
         }
-        spec += size;
+    }
+    if (iter.error) {
+        return model_reject(dev, iter.error, "create_flow: %s", iter.reason);
     }
     return 0;
 }

@@ -51,5 +51,7 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw.h \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-ports.c \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-ports.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-offload-hw.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-offload-hw.h

@@ -82,3 +82,11 @@ hw_dev_ops_find(const char *devname)
     }
     return NULL;
 }
+
+char *
+hw_dev_identify(const struct hw_dev_ops *ops, const char *devname)
+{
+    char *id = ops->identify ? ops->identify(devname) : NULL;
+
+    return id ? id : xasprintf("device %s", devname);
+}

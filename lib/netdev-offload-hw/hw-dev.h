@@ -171,6 +171,14 @@ struct hw_dev_ops {
     /* Returns true if this backend drives the device named 'devname'. */
     bool (*handles)(const char *devname);
 
+    /* Returns a description of the device 'devname' names that is the
+     * same whatever name it is reached by (a device has several: a verbs
+     * device name, its network interface, ...) and differs from every other
+     * device's, e.g. "RDMA device at /sys/devices/...", or NULL if
+     * 'devname' names no device now.  The caller frees it.  NULL if each
+     * device of the backend has exactly one name (see hw_dev_identify()). */
+    char *(*identify)(const char *devname);
+
     int (*open)(const char *devname, struct ibv_context **);
     void (*close)(struct ibv_context *);
     int (*query_caps)(struct ibv_context *, struct hw_dev_caps *);
@@ -284,6 +292,11 @@ struct hw_dev_ops {
 
 /* Returns the backend that drives 'devname', or NULL if none does. */
 const struct hw_dev_ops *hw_dev_ops_find(const char *devname);
+
+/* Returns the identity of the device 'devname' that 'ops' drives: what
+ * ops->identify() returns, else "device DEVNAME".  Two names with the same
+ * identity are one device.  The caller frees the result. */
+char *hw_dev_identify(const struct hw_dev_ops *ops, const char *devname);
 
 /* Makes hw_dev_ops_find() ask 'ops' (whose handles() must be set) before
  * the built-in backends, for the rest of the process: for tests and

@@ -538,6 +538,14 @@ model_op_handles(const char *devname)
     return hw_model_handles(devname);
 }
 
+/* A model device has one name: "model0" and "hbl_model0" are two. */
+static char *
+model_identify(const char *devname)
+{
+    return (model_parse_name(devname, NULL)
+            ? xasprintf("model device %s", devname) : NULL);
+}
+
 static int
 model_open(const char *devname, struct ibv_context **ctxp)
 {
@@ -2109,6 +2117,7 @@ const struct hw_dev_ops hw_model_ops = {
     .name = "model",
     .fwdump_reg_addresses = true,
     .handles = model_op_handles,
+    .identify = model_identify,
     .open = model_open,
     .close = model_close,
     .query_caps = model_query_caps,

@@ -236,6 +236,54 @@ find_device(struct ibv_device **list, int n, const char *name)
     return NULL;
 }
 
+/* Finds the device 'devname' names in 'list', of 'n' devices: a verbs
+ * device, else the RDMA device of a network interface.  In the latter case
+ * stores that device's name in '*ibdevp' (the caller frees it), otherwise
+ * NULL. */
+static struct ibv_device *
+resolve_device(struct ibv_device **list, int n, const char *devname,
+               char **ibdevp)
+{
+    struct ibv_device *device = find_device(list, n, devname);
+
+    *ibdevp = NULL;
+    if (!device) {
+        *ibdevp = hw_rdma_ifname_to_ibdev(HW_RDMA_SYSFS, devname);
+        device = *ibdevp ? find_device(list, n, *ibdevp) : NULL;
+    }
+    return device;
+}
+
+/* The device's place in sysfs (its PCI function) does not depend on the
+ * name it is reached by, as the verbs name and the interface name do. */
+static char *
+rdma_identify(const char *devname)
+{
+    struct ibv_device **list;
+    struct ibv_device *device;
+    char *ibdev, *id = NULL;
+    int n = 0;
+
+    list = ibv_get_device_list(&n);
+    if (!list) {
+        return NULL;
+    }
+    device = resolve_device(list, n, devname, &ibdev);
+    if (device) {
+        char *link = xasprintf("%s/device", device->ibdev_path);
+        char *path = realpath(link, NULL);
+
+        id = (path
+              ? xasprintf("RDMA device at %s", path)
+              : xasprintf("RDMA device %s", ibv_get_device_name(device)));
+        free(path);
+        free(link);
+    }
+    free(ibdev);
+    ibv_free_device_list(list);
+    return id;
+}
+
 static bool
 rdma_handles(const char *devname)
 {
@@ -474,11 +522,7 @@ rdma_open(const char *devname, struct ibv_context **ctxp)
         return ENODEV;
     }
 
-    device = find_device(list, n, devname);
-    if (!device) {
-        ibdev = hw_rdma_ifname_to_ibdev(HW_RDMA_SYSFS, devname);
-        device = ibdev ? find_device(list, n, ibdev) : NULL;
-    }
+    device = resolve_device(list, n, devname, &ibdev);
     if (!device) {
         if (ibdev) {
             VLOG_WARN("%s: interface's RDMA device %s is not known to "
@@ -1128,6 +1172,7 @@ const struct hw_dev_ops hw_rdma_ops = {
     .name = "rdma",
     .kernel_checks_caps = true,
     .handles = rdma_handles,
+    .identify = rdma_identify,
     .open = rdma_open,
     .close = rdma_close,
     .query_caps = rdma_query_caps,

@@ -24,6 +24,7 @@
 #include "dp-packet.h"
 #include "hw-hbl.h"
 #include "hw-toeplitz.h"
+#include "netdev-hw-ports.h"
 #include "netdev-provider.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
@@ -836,6 +837,8 @@ netdev_hw_destruct(struct netdev *netdev)
     dev->req_device = NULL;
     ovs_mutex_unlock(&dev->mutex);
     ovs_mutex_destroy(&dev->mutex);
+
+    netdev_hw_ports_release(netdev_get_name(netdev));
 }
 
 static void
@@ -902,8 +905,10 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
     const char *device = smap_get(args, "device");
     const char *n_rxq_s = smap_get(args, "n_rxq");
     const char *key_s = smap_get(args, "rss-key");
+    const struct hw_dev_ops *ops;
     uint8_t key[NETDEV_HW_RSS_KEY_LEN];
     int n_rxq = 1;
+    int error;
 
     /* Validate everything before changing anything. */
     if (!device || !device[0]) {
@@ -912,7 +917,8 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
                       name);
         return EINVAL;
     }
-    if (!hw_dev_ops_find(device)) {
+    ops = hw_dev_ops_find(device);
+    if (!ops) {
         VLOG_WARN_BUF(errp, "%s: options:device=%s: no hw backend drives "
                       "this device", name, device);
         return ENODEV;
@@ -932,6 +938,11 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
     }
     if (!key_s) {
         memcpy(key, hw_toeplitz_default_key, NETDEV_HW_RSS_KEY_LEN);
+    }
+
+    error = netdev_hw_ports_claim(name, ops, device, errp);
+    if (error) {
+        return error;
     }
 
     ovs_mutex_lock(&dev->mutex);

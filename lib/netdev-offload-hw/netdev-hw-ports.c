@@ -23,14 +23,20 @@
 #include "coverage.h"
 #include "hw-dev.h"
 #include "if-notifier.h"
+#include "openvswitch/poll-loop.h"
 #include "openvswitch/shash.h"
 #include "openvswitch/vlog.h"
 #include "ovs-thread.h"
+#include "timeval.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(netdev_hw_ports);
 
 COVERAGE_DEFINE(netdev_hw_device_in_use);
+COVERAGE_DEFINE(netdev_hw_reconfigure_retry);
+
+#define RETRY_MIN_MS 1000
+#define RETRY_MAX_MS 64000
 
 /* A device and the port that drives it, in 'devices' by device id. */
 struct device_claim {
@@ -44,14 +50,26 @@ struct port_claim {
     char *id;                   /* Its hw_dev_identify(). */
 };
 
-/* Device id -> device_claim, port name -> port_claim.  Touched from the
- * main thread, except that a port is released by whichever thread closes
- * its netdev last. */
+struct port_failure {
+    char *config;               /* The configuration that failed. */
+    char *reason;               /* Why, for the "error" column. */
+    int error;
+    unsigned int n_failures;    /* In a row, with 'config'. */
+    int backoff_ms;
+    long long int retry_at;     /* set_config() refuses the port until. */
+    bool reported;              /* Bridge asked to retry after 'retry_at'. */
+};
+
+/* Device id -> device_claim, port name -> port_claim, port name ->
+ * port_failure.  Touched from the main thread, except that a port is
+ * released by whichever thread closes its netdev last. */
 static struct ovs_mutex ports_mutex = OVS_MUTEX_INITIALIZER;
 static struct shash devices OVS_GUARDED_BY(ports_mutex)
     = SHASH_INITIALIZER(&devices);
 static struct shash ports OVS_GUARDED_BY(ports_mutex)
     = SHASH_INITIALIZER(&ports);
+static struct shash failures OVS_GUARDED_BY(ports_mutex)
+    = SHASH_INITIALIZER(&failures);
 
 /* Removes the claim of 'port' on device 'id'.  Returns true if another port
  * was refused that device. */
@@ -170,4 +188,135 @@ netdev_hw_ports_release(const char *port)
     if (refused) {
         if_notifier_manual_report();
     }
+}
+
+static void
+port_failure_destroy(struct port_failure *f)
+{
+    if (f) {
+        free(f->config);
+        free(f->reason);
+        free(f);
+    }
+}
+
+void
+netdev_hw_ports_failed(const char *port, const char *config, int error,
+                       const char *reason)
+{
+    struct port_failure *f;
+
+    ovs_mutex_lock(&ports_mutex);
+    f = shash_find_data(&failures, port);
+    if (!f) {
+        f = xzalloc(sizeof *f);
+        shash_add(&failures, port, f);
+    }
+    if (!f->config || strcmp(f->config, config)) {
+        free(f->config);
+        f->config = xstrdup(config);
+        f->n_failures = 0;
+        f->backoff_ms = RETRY_MIN_MS;
+    } else {
+        f->backoff_ms = MIN(f->backoff_ms * 2, RETRY_MAX_MS);
+    }
+    f->n_failures++;
+    free(f->reason);
+    f->reason = xstrdup(reason);
+    f->error = error;
+    f->retry_at = time_msec() + f->backoff_ms;
+    f->reported = false;
+    VLOG_WARN("hw port %s: out of the datapath after %u failed "
+              "reconfiguration%s, retrying in %d s", port, f->n_failures,
+              f->n_failures == 1 ? "" : "s", f->backoff_ms / 1000);
+    ovs_mutex_unlock(&ports_mutex);
+
+    /* Then set_config() refuses the port with the reason, which vswitchd
+     * writes into the Interface's "error" column. */
+    if_notifier_manual_report();
+}
+
+void
+netdev_hw_ports_configured(const char *port)
+{
+    struct port_failure *f;
+
+    ovs_mutex_lock(&ports_mutex);
+    f = shash_find_and_delete(&failures, port);
+    if (f) {
+        VLOG_INFO("hw port %s: configured after %u failed "
+                  "reconfiguration%s", port, f->n_failures,
+                  f->n_failures == 1 ? "" : "s");
+    }
+    ovs_mutex_unlock(&ports_mutex);
+    port_failure_destroy(f);
+}
+
+int
+netdev_hw_ports_check_retry(const char *port, const char *config,
+                            char **errp)
+{
+    struct port_failure *f;
+    int error = 0;
+
+    ovs_mutex_lock(&ports_mutex);
+    f = shash_find_data(&failures, port);
+    if (!f || strcmp(f->config, config)) {
+        /* A new configuration is tried at once. */
+    } else if (time_msec() >= f->retry_at) {
+        COVERAGE_INC(netdev_hw_reconfigure_retry);
+    } else {
+        /* Logged at the failure: the bridge asks again at each of its
+         * reconfigurations. */
+        if (errp) {
+            *errp = xasprintf("%s: %s; retrying in %d s", port, f->reason,
+                              f->backoff_ms / 1000);
+        }
+        error = f->error;
+    }
+    ovs_mutex_unlock(&ports_mutex);
+    return error;
+}
+
+void
+netdev_hw_ports_run(const struct netdev_class *class OVS_UNUSED)
+{
+    long long int now = time_msec();
+    struct shash_node *node;
+    bool report = false;
+
+    ovs_mutex_lock(&ports_mutex);
+    SHASH_FOR_EACH_SAFE (node, &failures) {
+        struct port_failure *f = node->data;
+
+        if (!f->reported && now >= f->retry_at) {
+            f->reported = true;
+            report = true;
+        } else if (f->reported && now >= f->retry_at + RETRY_MAX_MS) {
+            /* Asked long ago, and the port neither failed nor came up
+             * again: it is gone. */
+            shash_delete(&failures, node);
+            port_failure_destroy(f);
+        }
+    }
+    ovs_mutex_unlock(&ports_mutex);
+
+    if (report) {
+        if_notifier_manual_report();
+    }
+}
+
+void
+netdev_hw_ports_wait(const struct netdev_class *class OVS_UNUSED)
+{
+    struct shash_node *node;
+
+    ovs_mutex_lock(&ports_mutex);
+    SHASH_FOR_EACH (node, &failures) {
+        const struct port_failure *f = node->data;
+
+        poll_timer_wait_until(f->reported ? f->retry_at + RETRY_MAX_MS
+                              : f->retry_at);
+    }
+    ovs_mutex_unlock(&ports_mutex);
 }

@@ -17,15 +17,26 @@
 #ifndef NETDEV_HW_PORTS_H
 #define NETDEV_HW_PORTS_H 1
 
-/* What the hw ports know of each other: which port drives which device.
- * Ports are named by their netdev names and devices by hw_dev_identify().
- * Thread-safe.
+/* What the hw ports know of each other: which port drives which device,
+ * and which ports wait to retry a failed reconfiguration.  Ports are named
+ * by their netdev names and devices by hw_dev_identify().  Thread-safe.
  *
  * Device claims.  Two ports on one device would each receive the other's
  * packets and install rules on the other's queues, so a device has one
- * port at most. */
+ * port at most.
+ *
+ * Failed reconfigurations.  dpif-netdev removes a port whose reconfigure()
+ * fails from the datapath, and vswitchd writes an Interface's "error"
+ * column only when it cannot create the interface.  So after a failure the
+ * port asks the bridge to look at its interfaces again
+ * (if_notifier_manual_report(), as netdev-dpdk does after a device reset):
+ * the bridge re-creates the interface, and set_config() refuses it with the
+ * reason until the back-off (1 s, doubling up to 64 s) has passed; then the
+ * bridge is asked again and the port is re-created and reconfigured.  A
+ * new configuration is tried at once. */
 
 struct hw_dev_ops;
+struct netdev_class;
 
 /* Makes 'port' the port of the device that 'devname' names ('ops' drives
  * it), and no longer that of the device it had.  Returns 0, or EBUSY if
@@ -37,5 +48,25 @@ int netdev_hw_ports_claim(const char *port, const struct hw_dev_ops *ops,
 /* 'port' is destroyed and drives no device.  A port refused its device is
  * tried again. */
 void netdev_hw_ports_release(const char *port);
+
+/* The reconfiguration of 'port' to 'config' (a string that differs when
+ * the options do) failed with 'error' for 'reason' ("device model0:
+ * create_qp failed: ...").  Schedules the retry and logs it. */
+void netdev_hw_ports_failed(const char *port, const char *config, int error,
+                            const char *reason);
+
+/* 'port' is configured: its failures are forgotten. */
+void netdev_hw_ports_configured(const char *port);
+
+/* Returns 0 if 'port' may be configured with 'config' now, or the errno of
+ * its last failure while it waits for its retry, with the reason in '*errp'
+ * (if 'errp' is nonnull) for the Interface's "error" column. */
+int netdev_hw_ports_check_retry(const char *port, const char *config,
+                                char **errp);
+
+/* The hw netdev class's run() and wait(): ask the bridge again when a retry
+ * is due. */
+void netdev_hw_ports_run(const struct netdev_class *);
+void netdev_hw_ports_wait(const struct netdev_class *);
 
 #endif /* netdev-hw-ports.h */

@@ -18,6 +18,7 @@
 #include "netdev-hw.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "coverage.h"
@@ -180,6 +181,7 @@ struct netdev_hw {
 
     /* Device objects.  'configured' is true when all of them exist. */
     bool configured;
+    char *fail_reason;          /* First failure of this reconfigure(). */
     const struct hw_dev_ops *ops;
     char *devname;              /* Device the objects belong to. */
     struct ibv_context *ctx;
@@ -249,21 +251,38 @@ netdev_hw_devname(const struct netdev_hw *dev)
            : "(none)";
 }
 
+/* Logs why the port cannot be configured, keeps the first reason of a
+ * reconfigure() for the Interface's "error" column, and returns 'error'. */
+static int OVS_PRINTF_FORMAT(3, 4)
+netdev_hw_fail(struct netdev_hw *dev, int error, const char *format, ...)
+{
+    va_list args;
+    char *reason;
+
+    va_start(args, format);
+    reason = xvasprintf(format, args);
+    va_end(args);
+    VLOG_WARN("hw port %s: %s", netdev_get_name(&dev->up), reason);
+    if (!dev->fail_reason) {
+        dev->fail_reason = reason;
+    } else {
+        free(reason);
+    }
+    return error;
+}
+
 /* Logs that 'step' failed with 'error' and returns 'error'. */
 static int
-netdev_hw_step_failed(const struct netdev_hw *dev, const char *step,
-                      int error)
+netdev_hw_step_failed(struct netdev_hw *dev, const char *step, int error)
 {
-    VLOG_WARN("hw port %s: device %s: %s failed: %s",
-              netdev_get_name(&dev->up), netdev_hw_devname(dev), step,
-              ovs_strerror(error));
-    return error;
+    return netdev_hw_fail(dev, error, "device %s: %s failed: %s",
+                          netdev_hw_devname(dev), step, ovs_strerror(error));
 }
 
 /* A destroy call failing leaks the object: say so, and go on tearing down
  * the rest. */
 static void
-netdev_hw_check_destroy(const struct netdev_hw *dev, const char *step,
+netdev_hw_check_destroy(struct netdev_hw *dev, const char *step,
                         int error)
 {
     if (error) {
@@ -532,36 +551,34 @@ netdev_hw_check_caps(struct netdev_hw *dev)
     OVS_REQUIRES(dev->mutex)
 {
     const struct hw_dev_caps *caps = &dev->caps;
-    const char *name = netdev_get_name(&dev->up);
 
     if (!caps->flow_steering) {
-        VLOG_WARN("hw port %s: device %s has no managed flow steering "
-                  "(IBV_DEVICE_MANAGED_FLOW_STEERING): cannot steer packets "
-                  "to the port's queues", name, dev->devname);
-        return EOPNOTSUPP;
+        return netdev_hw_fail(dev, EOPNOTSUPP, "device %s has no managed "
+                              "flow steering "
+                              "(IBV_DEVICE_MANAGED_FLOW_STEERING): cannot "
+                              "steer packets to the port's queues",
+                              dev->devname);
     }
     if (!caps->raw_packet_qp) {
-        VLOG_WARN("hw port %s: device %s does not support raw packet QPs "
-                  "(IBV_QPT_RAW_PACKET): cannot receive or send Ethernet "
-                  "frames", name, dev->devname);
-        return EOPNOTSUPP;
+        return netdev_hw_fail(dev, EOPNOTSUPP, "device %s does not support "
+                              "raw packet QPs (IBV_QPT_RAW_PACKET): cannot "
+                              "receive or send Ethernet frames",
+                              dev->devname);
     }
     if (caps->max_flow_priority < HW_PRIO_MISS_L3) {
-        VLOG_WARN("hw port %s: device %s has flow priorities 0..%"PRIu16
-                  ", the port needs 0..%d", name, dev->devname,
-                  caps->max_flow_priority, HW_PRIO_MISS_L3);
-        return EOPNOTSUPP;
+        return netdev_hw_fail(dev, EOPNOTSUPP, "device %s has flow "
+                              "priorities 0..%"PRIu16", the port needs "
+                              "0..%d", dev->devname, caps->max_flow_priority,
+                              HW_PRIO_MISS_L3);
     }
     if (caps->max_flow_specs < 3) {
-        VLOG_WARN("hw port %s: device %s accepts %"PRIu16" specs per "
-                  "rule, the miss rules need 3", name, dev->devname,
-                  caps->max_flow_specs);
-        return EOPNOTSUPP;
+        return netdev_hw_fail(dev, EOPNOTSUPP, "device %s accepts %"PRIu16
+                              " specs per rule, the miss rules need 3",
+                              dev->devname, caps->max_flow_specs);
     }
     if (caps->phys_port_cnt < NETDEV_HW_PORT_NUM) {
-        VLOG_WARN("hw port %s: device %s has no port %d", name,
-                  dev->devname, NETDEV_HW_PORT_NUM);
-        return ENODEV;
+        return netdev_hw_fail(dev, ENODEV, "device %s has no port %d",
+                              dev->devname, NETDEV_HW_PORT_NUM);
     }
     return 0;
 }
@@ -575,9 +592,8 @@ netdev_hw_open_device(struct netdev_hw *dev, const char *devname)
 
     dev->devname = xstrdup(devname);
     if (!ops) {
-        VLOG_WARN("hw port %s: device %s: no backend drives it",
-                  netdev_get_name(&dev->up), devname);
-        return ENODEV;
+        return netdev_hw_fail(dev, ENODEV, "device %s: no backend drives it",
+                              devname);
     }
     dev->ops = ops;
 
@@ -615,32 +631,30 @@ netdev_hw_build_rx(struct netdev_hw *dev, int n_rxq, const uint8_t *key)
     OVS_REQUIRES(dev->mutex)
 {
     const struct hw_dev_ops *ops = dev->ops;
-    const char *name = netdev_get_name(&dev->up);
     uint32_t log = log_2_ceil(n_rxq);
     size_t n_entries = (size_t) 1 << log;
     int error;
 
     if ((uint32_t) n_rxq > dev->caps.max_wqs) {
-        VLOG_WARN("hw port %s: device %s: n_rxq %d exceeds the device's %"
-                  PRIu32" receive work queues", name, dev->devname, n_rxq,
-                  dev->caps.max_wqs);
-        return EINVAL;
+        return netdev_hw_fail(dev, EINVAL, "device %s: n_rxq %d exceeds the "
+                              "device's %"PRIu32" receive work queues",
+                              dev->devname, n_rxq, dev->caps.max_wqs);
     }
     if (log > dev->caps.max_rwq_ind_log) {
-        VLOG_WARN("hw port %s: device %s: n_rxq %d needs an indirection "
-                  "table of %"PRIuSIZE" entries, the device allows %llu",
-                  name, dev->devname, n_rxq, n_entries,
-                  1ULL << MIN(dev->caps.max_rwq_ind_log, 63));
-        return EINVAL;
+        return netdev_hw_fail(dev, EINVAL, "device %s: n_rxq %d needs an "
+                              "indirection table of %"PRIuSIZE" entries, the "
+                              "device allows %llu", dev->devname, n_rxq,
+                              n_entries,
+                              1ULL << MIN(dev->caps.max_rwq_ind_log, 63));
     }
     for (int t = 0; t < HW_N_RSS_TYPES; t++) {
         uint64_t missing = rss_types[t].fields & ~dev->caps.rx_hash_fields;
 
         if (missing) {
-            VLOG_WARN("hw port %s: device %s cannot hash %s packets "
-                      "(unsupported hash fields 0x%"PRIx64")", name,
-                      dev->devname, rss_types[t].name, missing);
-            return EOPNOTSUPP;
+            return netdev_hw_fail(dev, EOPNOTSUPP, "device %s cannot hash %s "
+                                  "packets (unsupported hash fields 0x%"
+                                  PRIx64")", dev->devname, rss_types[t].name,
+                                  missing);
         }
     }
 
@@ -835,9 +849,10 @@ netdev_hw_destruct(struct netdev *netdev)
     netdev_hw_teardown(dev);
     free(dev->req_device);
     dev->req_device = NULL;
+    free(dev->fail_reason);
+    dev->fail_reason = NULL;
     ovs_mutex_unlock(&dev->mutex);
     ovs_mutex_destroy(&dev->mutex);
-
     netdev_hw_ports_release(netdev_get_name(netdev));
 }
 
@@ -870,6 +885,19 @@ netdev_hw_parse_key(const char *s, uint8_t key[NETDEV_HW_RSS_KEY_LEN])
         }
     }
     return true;
+}
+
+/* The options set_config() takes, as one string: a port whose
+ * reconfiguration failed waits for its retry unless they change. */
+static char *
+netdev_hw_config_string(const char *device, int n_rxq, const uint8_t *key)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    ds_put_format(&s, "device=%s n_rxq=%d rss-key=", device ? device : "",
+                  n_rxq);
+    netdev_hw_format_key(&s, key);
+    return ds_steal_cstr(&s);
 }
 
 static int
@@ -940,7 +968,12 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
         memcpy(key, hw_toeplitz_default_key, NETDEV_HW_RSS_KEY_LEN);
     }
 
-    error = netdev_hw_ports_claim(name, ops, device, errp);
+    char *config = netdev_hw_config_string(device, n_rxq, key);
+    error = netdev_hw_ports_check_retry(name, config, errp);
+    free(config);
+    if (!error) {
+        error = netdev_hw_ports_claim(name, ops, device, errp);
+    }
     if (error) {
         return error;
     }
@@ -999,10 +1032,10 @@ netdev_hw_reconfigure(struct netdev *netdev)
     netdev->n_txq = dev->req_n_txq;
     dev->max_frame_len = netdev_hw_frame_len(dev->mtu);
 
+    free(dev->fail_reason);
+    dev->fail_reason = NULL;
     if (!dev->req_device) {
-        VLOG_WARN("hw port %s: options:device is not set",
-                  netdev_get_name(netdev));
-        error = EINVAL;
+        error = netdev_hw_fail(dev, EINVAL, "options:device is not set");
         goto error;
     }
 
@@ -1067,6 +1100,7 @@ netdev_hw_reconfigure(struct netdev *netdev)
     netdev_change_seq_changed(netdev);
     ovs_mutex_unlock(&dev->mutex);
 
+    netdev_hw_ports_configured(netdev_get_name(netdev));
     if (notify && reconfigure_cb) {
         reconfigure_cb(netdev, true);
     }
@@ -1078,7 +1112,17 @@ error:
     netdev_hw_unpublish(dev);
     netdev_hw_teardown(dev);
     netdev_change_seq_changed(netdev);
+    char *config = netdev_hw_config_string(dev->req_device, dev->req_n_rxq,
+                                           dev->req_rss_key);
+    char *reason = dev->fail_reason;
+    dev->fail_reason = NULL;
     ovs_mutex_unlock(&dev->mutex);
+
+    /* dpif-netdev removes the port from the datapath: have it retried. */
+    netdev_hw_ports_failed(netdev_get_name(netdev), config, error,
+                           reason ? reason : ovs_strerror(error));
+    free(reason);
+    free(config);
     return error;
 }
 
@@ -1421,6 +1465,8 @@ netdev_hw_rxq_drain(struct netdev_rxq *rxq)
 static const struct netdev_class netdev_hw_class = {
     .type = "hw",
     .is_pmd = true,
+    .run = netdev_hw_ports_run,
+    .wait = netdev_hw_ports_wait,
     .alloc = netdev_hw_alloc,
     .construct = netdev_hw_construct,
     .destruct = netdev_hw_destruct,

@@ -21,9 +21,14 @@
  *
  * translate (OVS match + actions -> hw_rule) fills it; encode (hw_rule ->
  * ibv_flow_attr bytes) reads it.  It knows nothing of OVS's struct match nor
- * of verbs structs, so either side can change without the other.  All values
- * and masks are in network byte order and every value is already ANDed with
- * its mask. */
+ * of verbs structs, so either side can change without the other.  Header
+ * values and masks are in network byte order, metadata (registers, vport)
+ * in host byte order, and every value is already ANDed with its mask.
+ *
+ * Some fields (struct hw_ext_key, registers, source vport) exist only for
+ * the mlx5 matcher of the pipeline of tables (hw-encode-dr.h): verbs cannot
+ * match them, hw-encode.c never reads them, and translate sets them only
+ * for a device that has the pipeline. */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -70,6 +75,30 @@ struct hw_l4_key {
     ovs_be16 dst;
 };
 
+/* VLAN tag kinds, for the mlx5 matcher's cvlan_tag and svlan_tag bits. */
+enum hw_vlan_kind {
+    HW_VLAN_ANY,                /* No match on the tag's presence, except
+                                 * that a non-zero TCI mask requires a
+                                 * C-VLAN tag, as with verbs. */
+    HW_VLAN_NONE,               /* No such tag. */
+    HW_VLAN_CTAG,               /* An 802.1Q C-VLAN tag (TPID 0x8100). */
+    HW_VLAN_STAG,               /* An 802.1ad S-VLAN tag (TPID 0x88a8). */
+};
+
+/* What one layer can match beyond verbs' specs (dr only). */
+struct hw_ext_key {
+    uint8_t ttl;                /* IPv4 TTL or IPv6 hop limit. */
+    uint8_t frag;               /* 1: an IP fragment, first or later (the
+                                 * matcher has one bit: only bit 0). */
+    ovs_be16 tcp_flags;         /* TCP flags, low 9 bits (NS to FIN). */
+    uint8_t icmp_type;          /* ICMP, or ICMPv6 with an IPv6 header;
+                                 * outer headers only (the matcher has one
+                                 * set of ICMP fields). */
+    uint8_t icmp_code;
+    ovs_be16 tci2;              /* The second VLAN tag's TCI (behind the
+                                 * one of 'eth.tci'). */
+};
+
 /* One layer of headers (the outer ones; the inner ones behind a tunnel). */
 struct hw_headers {
     uint32_t present;           /* HW_HDR_* bits. */
@@ -77,6 +106,11 @@ struct hw_headers {
     struct hw_ipv4_key ipv4, ipv4_mask;
     struct hw_ipv6_key ipv6, ipv6_mask;
     struct hw_l4_key l4, l4_mask;
+
+    /* dr only. */
+    struct hw_ext_key ext, ext_mask;
+    enum hw_vlan_kind vlan1;    /* The first (outermost) tag, 'eth.tci'. */
+    enum hw_vlan_kind vlan2;    /* The second tag, 'ext.tci2'. */
 };
 
 /* The tunnel a rule matches behind its outer headers. */
@@ -111,12 +145,19 @@ enum hw_fate {
     HW_FATE_DROP,               /* Drop in hardware. */
 };
 
+/* Metadata registers reg_c_0 to reg_c_7 (dr only). */
+#define HW_N_REG_C 8
+
 struct hw_rule {
     struct hw_headers outer;
 
     enum hw_tunnel_type tunnel;
     struct hw_tunnel_key tnl, tnl_mask;
     struct hw_headers inner;    /* Behind the tunnel, if 'tunnel'. */
+
+    /* dr only. */
+    uint32_t reg_c[HW_N_REG_C], reg_c_mask[HW_N_REG_C];
+    uint16_t src_vport, src_vport_mask;     /* E-switch source vport. */
 
     bool egress;                /* IBV_FLOW_ATTR_FLAGS_EGRESS: matches what
                                  * software sends on the port. */

@@ -27,7 +27,16 @@
  *     device, with every byte it hands over, is the same whichever backend
  *     table the device uses.  Nothing above the device ops may depend on
  *     the backend, so the rdma-core shim and the NIC model receive the
- *     same steering rules.
+ *     same steering rules;
+ *
+ *   - the same for the pipeline of tables: one sequence of dr calls (a
+ *     domain, a level-1 table, a matcher, rules with tag, counter,
+ *     destination QP, packet reformat and modify header) records the same
+ *     arguments, mask and value bytes and modify-header commands included,
+ *     on both tables; the rdma-core backend's dr operations exist and
+ *     refuse what they can refuse without a device;
+ *
+ *   - CAP_SYS_RAWIO: without it no device gets the pipeline.
  *
  * Run as "ovstest test-hw-backend" (all tests) or "ovstest test-hw-backend
  * NAME...". */
@@ -50,8 +59,10 @@
 #include <unistd.h>
 
 #include "flow.h"
+#include "hw-encode-dr.h"
 #include "hw-flow.h"
 #include "hw-model.h"
+#include "hw-privileges.h"
 #include "hw-rule.h"
 #include "hw-toeplitz.h"
 #include "hw-translate.h"
@@ -64,11 +75,13 @@
 #include "openvswitch/vlog.h"
 #include "ovstest.h"
 #include "packets.h"
+#include "svec.h"
 #include "test-hw-check.h"
 #include "test-hw-flows.h"
 #include "test-hw-model-port.h"
 #include "util.h"
 #ifdef HAVE_HW_RDMA
+#include "hw-dr.h"
 #include "hw-rdma.h"
 #endif
 
@@ -314,30 +327,39 @@ test_discovery(void)
  * table is a copy of the model's under another name that does not
  * forward. */
 
-enum handle_kind { H_COUNTERS, H_FLOW, H_ACTION };
+enum handle_kind {
+    H_COUNTERS, H_FLOW, H_ACTION,
+    /* The pipeline of tables. */
+    H_DOMAIN, H_TABLE, H_MATCHER, H_RULE, H_DR_ACTION, H_DEVX,
+    N_HANDLE_KINDS
+};
 
 struct handle {
     const void *ptr;
     enum handle_kind kind;
     int ordinal;
+    struct hw_dr_match *mask;   /* A matcher's mask, to show its rules. */
 };
 
 struct recorder {
     const char *name;
     const struct hw_dev_ops *base;
     bool forward;
+    bool dr_forward;            /* 'forward' and the backend has dr ops. */
     struct hw_dev_ops ops;
     struct ibv_qp *dest;        /* The only destination QP expected. */
     struct ds log;
-    struct handle handles[16];  /* Live objects. */
+    struct handle handles[32];  /* Live objects. */
     size_t n_handles;
-    int next_ordinal[3];
+    int next_ordinal[N_HANDLE_KINDS];
     size_t n_fakes;             /* Objects made up and not yet freed. */
 };
 
 static struct recorder *rec;    /* The recorder whose entries run. */
 
-static const char *const kind_prefix[] = { "c", "f", "a" };
+static const char *const kind_prefix[N_HANDLE_KINDS] = {
+    "c", "f", "a", "d", "t", "m", "r", "da", "o",
+};
 
 static void
 rec_add(const void *ptr, enum handle_kind kind)
@@ -348,6 +370,7 @@ rec_add(const void *ptr, enum handle_kind kind)
     h = &rec->handles[rec->n_handles++];
     h->ptr = ptr;
     h->kind = kind;
+    h->mask = NULL;
     h->ordinal = ++rec->next_ordinal[kind];
     ds_put_format(&rec->log, " -> %s%d\n", kind_prefix[kind], h->ordinal);
 }
@@ -376,6 +399,7 @@ rec_remove(const void *ptr, enum handle_kind kind)
 {
     struct handle *h = rec_find(ptr, kind);
 
+    free(h->mask);
     *h = rec->handles[--rec->n_handles];
 }
 
@@ -585,6 +609,263 @@ rec_destroy_action(struct ibv_flow_action *action)
     return error;
 }
 
+/* The pipeline of tables.  The recorder forwards when the backend has dr
+ * operations; otherwise (the NIC model before it had them, the rdma-core
+ * backend without a NIC) it makes up the objects. */
+
+/* Ends a create of an object of 'KIND' into '*OBJP': the backend's 'CALL'
+ * if forwarding, otherwise a made-up object. */
+#define REC_CREATE(CALL, OBJP, KIND)                    \
+    do {                                                \
+        int error_ = 0;                                 \
+                                                        \
+        if (rec->dr_forward) {                          \
+            error_ = (CALL);                            \
+        } else {                                        \
+            *(OBJP) = rec_fake(8);                      \
+        }                                               \
+        return rec_created(error_, *(OBJP), KIND);      \
+    } while (0)
+
+/* Ends a create: logs the new object's handle, or the error. */
+static int
+rec_created(int error, const void *obj, enum handle_kind kind)
+{
+    if (error) {
+        ds_put_format(&rec->log, " -> %s\n", ovs_strerror(error));
+    } else {
+        rec_add(obj, kind);
+    }
+    return error;
+}
+
+/* Logs the destruction of 'obj' and forgets it; returns true if the
+ * backend is to destroy it, false if it was made up (and is freed). */
+static bool
+rec_destroyed(const char *what, void *obj, enum handle_kind kind)
+{
+    ds_put_cstr(&rec->log, what);
+    rec_put_handle(obj, kind);
+    ds_put_char(&rec->log, '\n');
+    rec_remove(obj, kind);
+    if (!rec->dr_forward) {
+        rec_free_fake(obj);
+    }
+    return rec->dr_forward;
+}
+
+/* Logs the bytes of 'params' and returns a copy of them. */
+static struct hw_dr_match *
+rec_put_match(const struct mlx5dv_flow_match_parameters *params)
+{
+    struct hw_dr_match *match = xzalloc(sizeof *match);
+
+    CHECK(params->match_sz <= sizeof match->buf);
+    match->match_sz = params->match_sz;
+    memcpy(match->buf, params->match_buf, params->match_sz);
+    ds_put_format(&rec->log, " size=%"PRIuSIZE"\n", params->match_sz);
+    ds_put_hex_dump(&rec->log, match->buf, match->match_sz, 0, false);
+    return match;
+}
+
+static int
+rec_dr_domain_create(struct ibv_context *ctx,
+                     enum mlx5dv_dr_domain_type type,
+                     struct mlx5dv_dr_domain **domainp)
+{
+    ds_put_format(&rec->log, "dr_domain_create type=%d", (int) type);
+    REC_CREATE(rec->base->dr_domain_create(ctx, type, domainp), domainp,
+               H_DOMAIN);
+}
+
+static int
+rec_dr_domain_sync(struct mlx5dv_dr_domain *domain, uint32_t flags)
+{
+    ds_put_cstr(&rec->log, "dr_domain_sync");
+    rec_put_handle(domain, H_DOMAIN);
+    ds_put_format(&rec->log, " flags=%#"PRIx32"\n", flags);
+    return rec->dr_forward ? rec->base->dr_domain_sync(domain, flags) : 0;
+}
+
+static int
+rec_dr_table_create(struct mlx5dv_dr_domain *domain, uint32_t level,
+                    struct mlx5dv_dr_table **tablep)
+{
+    ds_put_cstr(&rec->log, "dr_table_create");
+    rec_put_handle(domain, H_DOMAIN);
+    ds_put_format(&rec->log, " level=%"PRIu32, level);
+    REC_CREATE(rec->base->dr_table_create(domain, level, tablep), tablep,
+               H_TABLE);
+}
+
+static int
+rec_dr_matcher_create(struct mlx5dv_dr_table *table, uint16_t priority,
+                      uint8_t criteria,
+                      struct mlx5dv_flow_match_parameters *mask,
+                      struct mlx5dv_dr_matcher **matcherp)
+{
+    struct hw_dr_match *mask_copy;
+    int error = 0;
+
+    ds_put_cstr(&rec->log, "dr_matcher_create");
+    rec_put_handle(table, H_TABLE);
+    ds_put_format(&rec->log, " priority=%"PRIu16" criteria=%#"PRIx8,
+                  priority, criteria);
+    mask_copy = rec_put_match(mask);
+    ds_put_cstr(&rec->log, "  ");
+    hw_dr_match_format(mask_copy, NULL, &rec->log);
+    if (rec->dr_forward) {
+        error = rec->base->dr_matcher_create(table, priority, criteria, mask,
+                                             matcherp);
+    } else {
+        *matcherp = rec_fake(8);
+    }
+    if (!rec_created(error, *matcherp, H_MATCHER)) {
+        /* The handle keeps the mask, to show the rules' values under it. */
+        rec_find(*matcherp, H_MATCHER)->mask = mask_copy;
+    } else {
+        free(mask_copy);
+    }
+    return error;
+}
+
+static int
+rec_dr_rule_create(struct mlx5dv_dr_matcher *matcher,
+                   struct mlx5dv_flow_match_parameters *value,
+                   size_t n_actions, struct mlx5dv_dr_action *actions[],
+                   struct mlx5dv_dr_rule **rulep)
+{
+    struct hw_dr_match *value_copy;
+
+    ds_put_cstr(&rec->log, "dr_rule_create");
+    rec_put_handle(matcher, H_MATCHER);
+    value_copy = rec_put_match(value);
+    ds_put_cstr(&rec->log, "  ");
+    hw_dr_match_format(rec_find(matcher, H_MATCHER)->mask, value_copy,
+                       &rec->log);
+    free(value_copy);
+    ds_put_cstr(&rec->log, "\n  actions");
+    for (size_t i = 0; i < n_actions; i++) {
+        rec_put_handle(actions[i], H_DR_ACTION);
+    }
+    REC_CREATE(rec->base->dr_rule_create(matcher, value, n_actions,
+                                         actions, rulep), rulep, H_RULE);
+}
+
+/* Logs what an action is made of, handles as ordinals. */
+static void
+rec_put_action_attr(const struct hw_dr_action_attr *attr)
+{
+    static const char *const names[HW_DR_N_ACTIONS] = {
+        "drop", "default_miss", "tag", "dest_qp", "dest_table",
+        "dest_vport", "dest_array", "counter", "reformat", "modify_header",
+        "push_vlan", "pop_vlan",
+    };
+
+    CHECK(attr->type < HW_DR_N_ACTIONS);
+    ds_put_format(&rec->log, " %s", names[attr->type]);
+    switch (attr->type) {
+    case HW_DR_ACTION_TAG:
+        ds_put_format(&rec->log, " tag=%#"PRIx32, attr->tag);
+        break;
+    case HW_DR_ACTION_DEST_QP:
+        CHECK(attr->qp == rec->dest);
+        break;
+    case HW_DR_ACTION_DEST_TABLE:
+        rec_put_handle(attr->table, H_TABLE);
+        break;
+    case HW_DR_ACTION_DEST_VPORT:
+        ds_put_format(&rec->log, " vport=%"PRIu32, attr->vport);
+        break;
+    case HW_DR_ACTION_DEST_ARRAY:
+        ds_put_format(&rec->log, " n=%"PRIuSIZE, attr->array.n);
+        for (size_t i = 0; i < attr->array.n; i++) {
+            CHECK(attr->array.dests[i]->type == MLX5DV_DR_ACTION_DEST);
+            rec_put_handle(attr->array.dests[i]->dest, H_DR_ACTION);
+        }
+        break;
+    case HW_DR_ACTION_COUNTER:
+        rec_put_handle(attr->counter.obj, H_DEVX);
+        ds_put_format(&rec->log, " offset=%"PRIu32, attr->counter.offset);
+        break;
+    case HW_DR_ACTION_REFORMAT:
+        ds_put_format(&rec->log, " type=%d size=%"PRIuSIZE,
+                      (int) attr->reformat.type, attr->reformat.size);
+        CHECK(!attr->reformat.data == !attr->reformat.size);
+        if (attr->reformat.size) {
+            ds_put_char(&rec->log, '\n');
+            ds_put_hex_dump(&rec->log, attr->reformat.data,
+                            attr->reformat.size, 0, false);
+        }
+        break;
+    case HW_DR_ACTION_MODIFY_HEADER:
+        ds_put_format(&rec->log, " size=%"PRIuSIZE"\n", attr->modify.size);
+        ds_put_hex_dump(&rec->log, attr->modify.commands, attr->modify.size,
+                        0, false);
+        ds_put_cstr(&rec->log, "  ");
+        hw_dr_modify_format(attr->modify.commands, attr->modify.size,
+                            &rec->log);
+        break;
+    case HW_DR_ACTION_PUSH_VLAN:
+        ds_put_format(&rec->log, " vlan_hdr=%#"PRIx32,
+                      ntohl(attr->vlan_hdr));
+        break;
+    case HW_DR_ACTION_DROP:
+    case HW_DR_ACTION_DEFAULT_MISS:
+    case HW_DR_ACTION_POP_VLAN:
+    case HW_DR_N_ACTIONS:
+        break;
+    }
+}
+
+static int
+rec_dr_action_create(struct mlx5dv_dr_domain *domain,
+                     const struct hw_dr_action_attr *attr,
+                     struct mlx5dv_dr_action **actionp)
+{
+    ds_put_cstr(&rec->log, "dr_action_create");
+    rec_put_handle(domain, H_DOMAIN);
+    rec_put_action_attr(attr);
+    REC_CREATE(rec->base->dr_action_create(domain, attr, actionp), actionp,
+               H_DR_ACTION);
+}
+
+static int
+rec_dr_counter_create(struct ibv_context *ctx, struct mlx5dv_devx_obj **objp)
+{
+    ds_put_cstr(&rec->log, "dr_counter_create");
+    REC_CREATE(rec->base->dr_counter_create(ctx, objp), objp, H_DEVX);
+}
+
+static int
+rec_dr_counter_query(struct mlx5dv_devx_obj *obj, uint64_t *packets,
+                     uint64_t *bytes)
+{
+    ds_put_cstr(&rec->log, "dr_counter_query");
+    rec_put_handle(obj, H_DEVX);
+    ds_put_char(&rec->log, '\n');
+    if (rec->dr_forward) {
+        return rec->base->dr_counter_query(obj, packets, bytes);
+    }
+    *packets = *bytes = 0;
+    return 0;
+}
+
+/* The destroy operations, one per kind of object. */
+#define REC_DR_DESTROY(NAME, TYPE, KIND)                                \
+    static int                                                          \
+    rec_dr_##NAME(TYPE *obj)                                            \
+    {                                                                   \
+        return (rec_destroyed(#NAME, obj, KIND)                         \
+                ? rec->base->dr_##NAME(obj) : 0);                       \
+    }
+REC_DR_DESTROY(domain_destroy, struct mlx5dv_dr_domain, H_DOMAIN)
+REC_DR_DESTROY(table_destroy, struct mlx5dv_dr_table, H_TABLE)
+REC_DR_DESTROY(matcher_destroy, struct mlx5dv_dr_matcher, H_MATCHER)
+REC_DR_DESTROY(rule_destroy, struct mlx5dv_dr_rule, H_RULE)
+REC_DR_DESTROY(action_destroy, struct mlx5dv_dr_action, H_DR_ACTION)
+REC_DR_DESTROY(counter_destroy, struct mlx5dv_devx_obj, H_DEVX)
+
 static void
 recorder_init(struct recorder *r, const char *name,
               const struct hw_dev_ops *base, bool forward)
@@ -602,6 +883,21 @@ recorder_init(struct recorder *r, const char *name,
     r->ops.destroy_flow = rec_destroy_flow;
     r->ops.create_reformat = rec_create_reformat;
     r->ops.destroy_action = rec_destroy_action;
+    r->dr_forward = forward && base->dr_domain_create;
+    r->ops.dr_domain_create = rec_dr_domain_create;
+    r->ops.dr_domain_sync = rec_dr_domain_sync;
+    r->ops.dr_domain_destroy = rec_dr_domain_destroy;
+    r->ops.dr_table_create = rec_dr_table_create;
+    r->ops.dr_table_destroy = rec_dr_table_destroy;
+    r->ops.dr_matcher_create = rec_dr_matcher_create;
+    r->ops.dr_matcher_destroy = rec_dr_matcher_destroy;
+    r->ops.dr_rule_create = rec_dr_rule_create;
+    r->ops.dr_rule_destroy = rec_dr_rule_destroy;
+    r->ops.dr_action_create = rec_dr_action_create;
+    r->ops.dr_action_destroy = rec_dr_action_destroy;
+    r->ops.dr_counter_create = rec_dr_counter_create;
+    r->ops.dr_counter_query = rec_dr_counter_query;
+    r->ops.dr_counter_destroy = rec_dr_counter_destroy;
     ds_init(&r->log);
 }
 
@@ -865,6 +1161,27 @@ check_logs_equal(const struct recorder *a, const struct recorder *b)
     }
 }
 
+/* The two recorders compared: 'model' over the NIC model, forwarding, to
+ * 'port''s RSS QP; 'other' over the rdma-core backend or, without
+ * rdma-core, over 'null_ops', a copy of the model's table named "null",
+ * neither forwarding, to 'other_qp'. */
+static void
+recorders_init(struct recorder *model, struct recorder *other,
+               const struct model_port *port, struct ibv_qp *other_qp,
+               struct hw_dev_ops *null_ops OVS_UNUSED)
+{
+    recorder_init(model, "model", &hw_model_ops, true);
+    model->dest = port->rss_qp;
+#ifdef HAVE_HW_RDMA
+    recorder_init(other, "rdma", &hw_rdma_ops, false);
+#else
+    *null_ops = hw_model_ops;
+    null_ops->name = "null";
+    recorder_init(other, "null", null_ops, false);
+#endif
+    other->dest = other_qp;
+}
+
 static void
 test_encoding_equality(void)
 {
@@ -878,20 +1195,17 @@ test_encoding_equality(void)
     /* The model device behind the model's recorder: a port's receive side
      * as netdev-hw builds it, whose RSS QP is the rules' destination. */
     struct model_port port;
+    struct hw_dev_ops null_ops;
     struct hw_rule *rules;
     size_t n_rules, n_flows;
     const char *log;
-#ifndef HAVE_HW_RDMA
-    struct hw_dev_ops null_ops;
-#endif
 
     n_rules = build_rules(&rules);
     CHECK(n_rules >= 16);
 
     model_port_create(&port, "model31", 64,
                       IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4);
-    recorder_init(&model_rec, "model", &hw_model_ops, true);
-    model_rec.dest = port.rss_qp;
+    recorders_init(&model_rec, &other_rec, &port, &other_qp, &null_ops);
     model_dev = (struct netdev_hw_device) {
         .ops = &model_rec.ops,
         .ctx = port.ctx,
@@ -901,15 +1215,10 @@ test_encoding_equality(void)
     };
 
 #ifdef HAVE_HW_RDMA
-    recorder_init(&other_rec, "rdma", &hw_rdma_ops, false);
     other_dev.devname = "mlx5_0";
 #else
-    null_ops = hw_model_ops;
-    null_ops.name = "null";
-    recorder_init(&other_rec, "null", &null_ops, false);
     other_dev.devname = "null0";
 #endif
-    other_rec.dest = &other_qp;
     other_dev.ops = &other_rec.ops;
     other_dev.ctx = &other_ctx;
     other_dev.caps = &port.caps;
@@ -985,6 +1294,316 @@ test_equality_detects_difference(void)
     free(rules);
 }
 
+/* The pipeline of tables. */
+
+struct dr_objects {
+    struct mlx5dv_dr_domain *domain;
+    struct mlx5dv_dr_table *table;
+    struct mlx5dv_dr_matcher *matcher;
+    struct mlx5dv_devx_obj *counter;
+    struct mlx5dv_dr_action *tag, *count, *qp, *decap, *modify;
+    struct mlx5dv_dr_rule *rules[2];
+};
+
+static struct mlx5dv_dr_action *
+dr_action(const struct hw_dev_ops *ops, struct mlx5dv_dr_domain *domain,
+          const struct hw_dr_action_attr *attr)
+{
+    struct mlx5dv_dr_action *action;
+
+    CHECK_ERR(ops->dr_action_create(domain, attr, &action), 0);
+    return action;
+}
+
+/* What a plan makes of the VXLAN decap flow of the verbs tests, on NIC RX:
+ * a level-1 table, a matcher of its mask, then two rules under it: VNI 123
+ * tagged, counted and to 'qp'; VNI 124 decapsulated, rewritten (TTL
+ * decrement, destination MAC), tagged, counted and to 'qp', sharing the
+ * tag, counter and QP actions.  Then the counter is read and everything is
+ * destroyed in reverse order.  Every call goes through recorder 'r'. */
+static void
+run_dr_sequence(struct recorder *r, struct ibv_context *ctx,
+                struct ibv_qp *qp)
+{
+    const struct hw_dev_ops *ops = &r->ops;
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct hw_dr_match mask, value;
+    struct mlx5dv_dr_action *actions[5];
+    struct hw_dr_action_attr attr;
+    uint64_t packets, bytes;
+    struct ofpbuf cmds;
+    struct dr_objects o;
+    struct hw_rule rule;
+
+    rec = r;
+    vxlan_decap_rule_init(&rule);
+    rule.inner.ext.ttl = 2;             /* Routed: TTL > 1 only. */
+    rule.inner.ext_mask.ttl = 0xfe;
+    CHECK_ERR(hw_encode_dr_match(&rule, &mask, &value, &reason), 0);
+
+    CHECK_ERR(ops->dr_domain_create(ctx, MLX5DV_DR_DOMAIN_TYPE_NIC_RX,
+                                    &o.domain), 0);
+    CHECK_ERR(ops->dr_table_create(o.domain, 1, &o.table), 0);
+    CHECK_ERR(ops->dr_matcher_create(o.table, 2, mask.criteria,
+                                     hw_dr_match_params(&mask), &o.matcher),
+              0);
+    CHECK_ERR(ops->dr_counter_create(ctx, &o.counter), 0);
+
+    attr = (struct hw_dr_action_attr) { .type = HW_DR_ACTION_TAG,
+                                        .tag = TEST_MARK };
+    o.tag = dr_action(ops, o.domain, &attr);
+    attr = (struct hw_dr_action_attr) {
+        .type = HW_DR_ACTION_COUNTER,
+        .counter = { .obj = o.counter, .offset = 0 },
+    };
+    o.count = dr_action(ops, o.domain, &attr);
+    attr = (struct hw_dr_action_attr) { .type = HW_DR_ACTION_DEST_QP,
+                                        .qp = qp };
+    o.qp = dr_action(ops, o.domain, &attr);
+    actions[0] = o.tag;
+    actions[1] = o.count;
+    actions[2] = o.qp;
+    CHECK_ERR(ops->dr_rule_create(o.matcher, hw_dr_match_params(&value), 3,
+                                  actions, &o.rules[0]), 0);
+
+    attr = (struct hw_dr_action_attr) {
+        .type = HW_DR_ACTION_REFORMAT,
+        .reformat = {
+            .type = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TUNNEL_TO_L2,
+        },
+    };
+    o.decap = dr_action(ops, o.domain, &attr);
+    ofpbuf_init(&cmds, 0);
+    hw_dr_modify_add_ttl(&cmds, false, -1);
+    hw_dr_modify_set_mac(&cmds, false,
+                         (struct eth_addr) ETH_ADDR_C(02, 00, 5e, 00, 53, 01));
+    attr = (struct hw_dr_action_attr) {
+        .type = HW_DR_ACTION_MODIFY_HEADER,
+        .modify = { .size = cmds.size, .commands = cmds.data },
+    };
+    o.modify = dr_action(ops, o.domain, &attr);
+    rule.tnl.vni = htonl(124);
+    CHECK_ERR(hw_encode_dr_match(&rule, &mask, &value, &reason), 0);
+    actions[0] = o.decap;
+    actions[1] = o.modify;
+    actions[2] = o.tag;
+    actions[3] = o.count;
+    actions[4] = o.qp;
+    CHECK_ERR(ops->dr_rule_create(o.matcher, hw_dr_match_params(&value), 5,
+                                  actions, &o.rules[1]), 0);
+    CHECK_ERR(ops->dr_domain_sync(o.domain,
+                                  MLX5DV_DR_DOMAIN_SYNC_FLAGS_SW
+                                  | MLX5DV_DR_DOMAIN_SYNC_FLAGS_HW), 0);
+    CHECK_ERR(ops->dr_counter_query(o.counter, &packets, &bytes), 0);
+    CHECK_EQ(packets, 0);
+    CHECK_EQ(bytes, 0);
+
+    CHECK_ERR(ops->dr_rule_destroy(o.rules[1]), 0);
+    CHECK_ERR(ops->dr_rule_destroy(o.rules[0]), 0);
+    CHECK_ERR(ops->dr_action_destroy(o.modify), 0);
+    CHECK_ERR(ops->dr_action_destroy(o.decap), 0);
+    CHECK_ERR(ops->dr_action_destroy(o.qp), 0);
+    CHECK_ERR(ops->dr_action_destroy(o.count), 0);
+    CHECK_ERR(ops->dr_action_destroy(o.tag), 0);
+    CHECK_ERR(ops->dr_counter_destroy(o.counter), 0);
+    CHECK_ERR(ops->dr_matcher_destroy(o.matcher), 0);
+    CHECK_ERR(ops->dr_table_destroy(o.table), 0);
+    CHECK_ERR(ops->dr_domain_destroy(o.domain), 0);
+    rec = NULL;
+
+    CHECK(!r->n_handles);
+    CHECK(!r->n_fakes);
+    ofpbuf_uninit(&cmds);
+    ds_destroy(&reason);
+}
+
+static void
+test_dr_equality(void)
+{
+    static struct ibv_context other_ctx;
+    struct ibv_qp other_qp = {
+        .context = &other_ctx,
+        .qp_type = IBV_QPT_RAW_PACKET,
+    };
+    struct recorder model_rec, other_rec;
+    struct hw_dev_ops null_ops;
+    struct model_port port;
+    const char *log;
+
+    model_port_create(&port, "model32", 64,
+                      IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4);
+    recorders_init(&model_rec, &other_rec, &port, &other_qp, &null_ops);
+
+    run_dr_sequence(&model_rec, port.ctx, port.rss_qp);
+    run_dr_sequence(&other_rec, &other_ctx, &other_qp);
+    check_logs_equal(&model_rec, &other_rec);
+
+    /* The log holds the calls with their arguments: the matcher's mask
+     * with the VNI and the inner TTL, the two rules' values (VNI 123 and
+     * 124) and action lists, the decap and the rewrite. */
+    log = ds_cstr_ro(&model_rec.log);
+    CHECK(strstr(log, "dr_domain_create type=0 -> d1\n"
+                 "dr_table_create d1 level=1 -> t1\n"
+                 "dr_matcher_create t1 priority=2 criteria=0x7 size=192\n"));
+    CHECK(strstr(log, "  outer(ip_protocol,ip_version,udp_dport,src_ipv4,"
+                 "dst_ipv4) misc(vxlan_vni) inner(dmac,ip_protocol,"
+                 "ip_version,tcp_dport,ttl_hoplimit/0xfe,dst_ipv4) -> m1\n"
+                 "dr_counter_create -> o1\n"
+                 "dr_action_create d1 tag tag=0x5 -> da1\n"
+                 "dr_action_create d1 counter o1 offset=0 -> da2\n"
+                 "dr_action_create d1 dest_qp -> da3\n"
+                 "dr_rule_create m1 size=192\n"));
+    CHECK(strstr(log, "  outer(ip_protocol=17,ip_version=4,udp_dport=4789,"
+                 "src_ipv4=1.1.2.88,dst_ipv4=1.1.2.92) misc(vxlan_vni=123) "
+                 "inner(dmac=aa:55:aa:55:00:01,ip_protocol=6,ip_version=4,"
+                 "tcp_dport=80,ttl_hoplimit=0x2/0xfe,dst_ipv4=10.0.0.2)\n"
+                 "  actions da1 da2 da3 -> r1\n"
+                 "dr_action_create d1 reformat type=0 size=0 -> da4\n"
+                 "dr_action_create d1 modify_header size=24\n"
+                 "00000000  20 0a 00 00 00 00 00 ff-10 04 00 00 02 00 5e 00\n"
+                 "00000010  10 05 00 10 00 00 53 01-\n"
+                 "  add ipv4_ttl -1, set eth_dst=02:00:5e:00:53:01 -> da5\n"
+                 "dr_rule_create m1 size=192\n"));
+    CHECK(strstr(log, " misc(vxlan_vni=124) "));
+    CHECK(strstr(log, "\n  actions da4 da5 da1 da2 da3 -> r2\n"
+                 "dr_domain_sync d1 flags=0x3\n"
+                 "dr_counter_query o1\n"
+                 "rule_destroy r2\nrule_destroy r1\n"
+                 "action_destroy da5\naction_destroy da4\n"
+                 "action_destroy da3\naction_destroy da2\n"
+                 "action_destroy da1\ncounter_destroy o1\n"
+                 "matcher_destroy m1\ntable_destroy t1\n"
+                 "domain_destroy d1\n"));
+
+    ds_destroy(&model_rec.log);
+    ds_destroy(&other_rec.log);
+    model_port_destroy(&port);
+}
+
+/* CAP_SYS_RAWIO.  A device with the pipeline loses it without the
+ * capability, whatever its backend; the rest of its capabilities stay. */
+static void
+test_dr_privileges(void)
+{
+    const struct hw_dev_caps with_dr = {
+        .flow_steering = true,
+        .max_flow_priority = 15,
+        .dr_domains = 7,
+        .dr_max_level = 64,
+        .dr_actions = { 0x3ff, 0x2ff, 0x1ff },
+        .dr_match_criteria = 0x1f,
+        .dr_max_modify = 32,
+        .dr_max_rules = 1000,
+    };
+    const struct hw_dev_caps without_dr = {
+        .flow_steering = true,
+        .max_flow_priority = 15,
+    };
+    struct vlog_module *module = vlog_module_from_name("hw_privileges");
+    struct hw_dev_caps caps;
+#ifdef HAVE_HW_RDMA
+    const char *log_name = "test-hw-backend-dr.log";
+#endif
+
+    CHECK(module);
+    CHECK_STR(hw_cap_name(HW_CAP_SYS_RAWIO), "CAP_SYS_RAWIO");
+
+    hw_privileges_force(HW_CAP_SYS_RAWIO, HW_CAP_FORCE_PRESENT);
+    caps = with_dr;
+    CHECK(!hw_privileges_check_dr("p1", &hw_model_ops, &caps));
+    CHECK(!memcmp(&caps, &with_dr, sizeof caps));
+
+    hw_privileges_force(HW_CAP_SYS_RAWIO, HW_CAP_FORCE_MISSING);
+    vlog_set_levels(module, VLF_CONSOLE, VLL_OFF);
+#ifdef HAVE_HW_RDMA
+    /* The warning names the port and the capability. */
+    vlog_set_levels(vlog_module_from_name("vlog"), VLF_CONSOLE, VLL_WARN);
+    unlink(log_name);
+    CHECK_ERR(vlog_set_log_file(log_name), 0);
+    vlog_set_levels(module, VLF_FILE, VLL_DBG);
+#endif
+    CHECK(hw_privileges_check_dr("p1", &hw_model_ops, &caps));
+    CHECK(!memcmp(&caps, &without_dr, sizeof caps));
+    /* Nothing to take from a device without the pipeline. */
+    CHECK(!hw_privileges_check_dr("p1", &hw_model_ops, &caps));
+    CHECK(!memcmp(&caps, &without_dr, sizeof caps));
+    vlog_set_levels(module, VLF_ANY_DESTINATION, VLL_INFO);
+
+#ifdef HAVE_HW_RDMA
+    {
+        struct svec why = SVEC_EMPTY_INITIALIZER;
+        char *log = read_file(log_name);
+
+        CHECK(strstr(log, "|WARN|p1: ovs-vswitchd lacks CAP_SYS_RAWIO "
+                     "(forced by netdev-hw/privileges), needed for software "
+                     "steering (mlx5dv_dr); the device has no pipeline of "
+                     "tables, its flows use the verbs root table\n"));
+        CHECK(!strstr(strstr(log, "|WARN|p1:") + 1, "|WARN|"));
+        free(log);
+        vlog_close_log_file();
+        unlink(log_name);
+        vlog_set_levels(vlog_module_from_name("vlog"), VLF_CONSOLE,
+                        VLL_INFO);
+
+        /* The rdma-core backend does not even ask the device, and says
+         * why. */
+
+        caps = with_dr;
+        hw_dr_probe(NULL, &caps, &why);
+        CHECK(!memcmp(&caps, &without_dr, sizeof caps));
+        CHECK_EQ(why.n, 1);
+        CHECK_STR(why.names[0], "ovs-vswitchd lacks CAP_SYS_RAWIO (forced "
+                  "by netdev-hw/privileges), needed for software steering "
+                  "(mlx5dv_dr): no pipeline of tables, flows use the verbs "
+                  "root table");
+        svec_destroy(&why);
+    }
+#endif
+    hw_privileges_force(HW_CAP_SYS_RAWIO, HW_CAP_REAL);
+}
+
+#ifdef HAVE_HW_RDMA
+/* The rdma-core backend has every dr operation, and those that can fail
+ * without a device fail cleanly. */
+static void
+test_dr_ops(void)
+{
+    struct hw_dr_action_attr attr = { .type = HW_DR_N_ACTIONS };
+    struct mlx5dv_dr_action *action = (struct mlx5dv_dr_action *) &attr;
+    struct mlx5dv_devx_obj *unknown = (struct mlx5dv_devx_obj *) &attr;
+    struct vlog_module *module = vlog_module_from_name("hw_rdma");
+    struct ibv_context *ctx;
+    uint64_t packets, bytes;
+
+    CHECK(hw_rdma_ops.dr_domain_create == hw_dr_domain_create);
+    CHECK(hw_rdma_ops.dr_domain_sync == hw_dr_domain_sync);
+    CHECK(hw_rdma_ops.dr_domain_destroy == hw_dr_domain_destroy);
+    CHECK(hw_rdma_ops.dr_table_create == hw_dr_table_create);
+    CHECK(hw_rdma_ops.dr_table_destroy == hw_dr_table_destroy);
+    CHECK(hw_rdma_ops.dr_matcher_create == hw_dr_matcher_create);
+    CHECK(hw_rdma_ops.dr_matcher_destroy == hw_dr_matcher_destroy);
+    CHECK(hw_rdma_ops.dr_rule_create == hw_dr_rule_create);
+    CHECK(hw_rdma_ops.dr_rule_destroy == hw_dr_rule_destroy);
+    CHECK(hw_rdma_ops.dr_action_create == hw_dr_action_create);
+    CHECK(hw_rdma_ops.dr_action_destroy == hw_dr_action_destroy);
+    CHECK(hw_rdma_ops.dr_counter_create == hw_dr_counter_create);
+    CHECK(hw_rdma_ops.dr_counter_query == hw_dr_counter_query);
+    CHECK(hw_rdma_ops.dr_counter_destroy == hw_dr_counter_destroy);
+
+    /* No device here: opening one fails with ENODEV. */
+    vlog_set_levels(module, VLF_ANY_DESTINATION, VLL_OFF);
+    CHECK_ERR(hw_rdma_ops.open("mlx5_nonexistent", &ctx), ENODEV);
+    CHECK(!ctx);
+    vlog_set_levels(module, VLF_ANY_DESTINATION, VLL_INFO);
+
+    /* An action type that does not exist, a counter it never made. */
+    CHECK_ERR(hw_rdma_ops.dr_action_create(NULL, &attr, &action), EINVAL);
+    CHECK(!action);
+    CHECK_ERR(hw_rdma_ops.dr_counter_query(unknown, &packets, &bytes),
+              EINVAL);
+}
+#endif
+
 /* Test runner. */
 
 #define TEST(NAME) { #NAME, test_##NAME }
@@ -996,6 +1615,11 @@ static const struct test_hw_case tests[] = {
 #endif
     TEST(encoding_equality),
     TEST(equality_detects_difference),
+    TEST(dr_equality),
+    TEST(dr_privileges),
+#ifdef HAVE_HW_RDMA
+    TEST(dr_ops),
+#endif
 };
 
 static void

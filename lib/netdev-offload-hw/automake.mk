@@ -15,6 +15,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-encode.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-encode-dr.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-encode-dr.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-dr.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-dr.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-flow.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-flow.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-fwdump.c \

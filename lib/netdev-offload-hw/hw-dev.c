@@ -17,6 +17,8 @@
 #include <config.h>
 #include "hw-dev.h"
 
+#include <string.h>
+
 #include "ovs-thread.h"
 #include "util.h"
 
@@ -51,6 +53,17 @@ hw_dev_register_backend(const struct hw_dev_ops *ops)
     ovs_assert(hw_dev_n_extra < HW_DEV_MAX_EXTRA);
     hw_dev_extra[hw_dev_n_extra++] = ops;
     ovs_mutex_unlock(&hw_dev_extra_mutex);
+}
+
+void
+hw_dev_caps_clear_dr(struct hw_dev_caps *caps)
+{
+    caps->dr_domains = 0;
+    caps->dr_max_level = 0;
+    memset(caps->dr_actions, 0, sizeof caps->dr_actions);
+    caps->dr_match_criteria = 0;
+    caps->dr_max_modify = 0;
+    caps->dr_max_rules = 0;
 }
 
 const struct hw_dev_ops *

@@ -258,8 +258,9 @@ struct hw_dev_ops {
                           struct hbldv_query_port_attr *);
 
     /* The pipeline of tables (see struct hw_dr_action_attr above), with the
-     * semantics and errno values of mlx5dv_dr_*().  NULL if the device has
-     * none ('caps.dr_domains' is 0). */
+     * semantics and errno values of mlx5dv_dr_*().  NULL if the backend
+     * has none; a device of a backend that has them may still lack the
+     * pipeline: only its 'caps.dr_domains' says (0: none). */
     int (*dr_domain_create)(struct ibv_context *, enum mlx5dv_dr_domain_type,
                             struct mlx5dv_dr_domain **);
     int (*dr_domain_sync)(struct mlx5dv_dr_domain *, uint32_t flags);
@@ -289,6 +290,10 @@ struct hw_dev_ops {
                             uint64_t *bytes);
     int (*dr_counter_destroy)(struct mlx5dv_devx_obj *);
 };
+
+/* Clears the pipeline's capabilities (the 'dr_*' fields) from 'caps': the
+ * device is then driven through the verbs root table only. */
+void hw_dev_caps_clear_dr(struct hw_dev_caps *caps);
 
 /* Returns the backend that drives 'devname', or NULL if none does. */
 const struct hw_dev_ops *hw_dev_ops_find(const char *devname);

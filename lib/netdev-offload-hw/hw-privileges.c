@@ -43,6 +43,7 @@ VLOG_DEFINE_THIS_MODULE(hw_privileges);
 static const char *const hw_cap_names[HW_N_CAPS] = {
     [HW_CAP_NET_RAW] = "CAP_NET_RAW",
     [HW_CAP_NET_ADMIN] = "CAP_NET_ADMIN",
+    [HW_CAP_SYS_RAWIO] = "CAP_SYS_RAWIO",
 };
 
 /* libcap-ng keeps its state in globals: one caller at a time. */
@@ -66,7 +67,12 @@ hw_caps_real(enum hw_cap cap)
 {
 #if HW_HAVE_CAPS
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
-    unsigned int value = cap == HW_CAP_NET_RAW ? CAP_NET_RAW : CAP_NET_ADMIN;
+    static const unsigned int values[HW_N_CAPS] = {
+        [HW_CAP_NET_RAW] = CAP_NET_RAW,
+        [HW_CAP_NET_ADMIN] = CAP_NET_ADMIN,
+        [HW_CAP_SYS_RAWIO] = CAP_SYS_RAWIO,
+    };
+    unsigned int value = values[cap];
 
     if (capng_get_caps_process()) {
         /* Let the kernel be the judge: it answers EPERM if need be. */
@@ -147,6 +153,25 @@ hw_privileges_check_offload(const struct netdev *netdev)
     return error;
 }
 
+bool
+hw_privileges_check_dr(const char *name, const struct hw_dev_ops *ops,
+                       struct hw_dev_caps *caps)
+{
+    struct ds reason = DS_EMPTY_INITIALIZER;
+
+    if (!caps->dr_domains
+        || !hw_privileges_check(HW_CAP_SYS_RAWIO, ops,
+                                "software steering (mlx5dv_dr)", &reason)) {
+        return false;
+    }
+    VLOG_WARN("%s: %s; the device has no pipeline of tables, its flows use "
+              "the verbs root table", name, ds_cstr(&reason));
+    ds_destroy(&reason);
+
+    hw_dev_caps_clear_dr(caps);
+    return true;
+}
+
 void
 hw_privileges_force(enum hw_cap cap, enum hw_cap_force force)
 {
@@ -190,8 +215,8 @@ hw_privileges_unixctl(struct unixctl_conn *conn, int argc, const char *argv[],
         enum hw_cap cap;
 
         if (!eq || !hw_cap_from_name(argv[i], eq - argv[i], &cap)) {
-            ds_put_format(&s, "%s: expected CAP_NET_RAW=... or "
-                          "CAP_NET_ADMIN=...", argv[i]);
+            ds_put_format(&s, "%s: expected CAP_NET_RAW=..., "
+                          "CAP_NET_ADMIN=... or CAP_SYS_RAWIO=...", argv[i]);
             goto error;
         }
         if (!strcmp(eq + 1, "yes")) {
@@ -243,7 +268,8 @@ hw_privileges_register_commands(void)
 
     if (ovsthread_once_start(&once)) {
         unixctl_command_register("netdev-hw/privileges",
-                                 "[CAP_NET_RAW|CAP_NET_ADMIN=yes|no|real]...",
+                                 "[CAP_NET_RAW|CAP_NET_ADMIN|CAP_SYS_RAWIO"
+                                 "=yes|no|real]...",
                                  0, HW_N_CAPS, hw_privileges_unixctl, NULL);
         ovsthread_once_done(&once);
     }

@@ -23,14 +23,19 @@
  *                  EPERM without it, hw-apis.md section 1.4): offload.
  *   CAP_NET_ADMIN  devlink health dumps (GENL_ADMIN_PERM, section 6.2):
  *                  netdev-hw/fw-dump on Linux.
+ *   CAP_SYS_RAWIO  software steering, the pipeline of tables (mlx5dv_dr):
+ *                  the kernel allocates its device memory (SW ICM) only
+ *                  with CAP_SYS_RAWIO and CAP_NET_RAW, else EPERM.
+ *                  Without it a device is driven through verbs only.
  *
- * ovs-vswitchd --user keeps both: ovs-vswitchd calls daemonize_start(true),
- * and with 'access_datapath' true lib/daemon-unix.c keeps CAP_NET_ADMIN,
- * CAP_NET_RAW and CAP_NET_BROADCAST (besides CAP_IPC_LOCK and
- * CAP_NET_BIND_SERVICE) in the effective and permitted sets when it switches
- * user, so nothing needs patching.  A process started some other way (a
- * unit file with a restricted CapabilityBoundingSet, a container) may lack
- * them, and the plugin then says so once instead of failing flow by flow.
+ * ovs-vswitchd --user keeps the first two: ovs-vswitchd calls
+ * daemonize_start(true), and with 'access_datapath' true lib/daemon-unix.c
+ * keeps CAP_NET_ADMIN, CAP_NET_RAW and CAP_NET_BROADCAST (besides
+ * CAP_IPC_LOCK and CAP_NET_BIND_SERVICE) in the effective and permitted
+ * sets when it switches user, so nothing needs patching; it drops
+ * CAP_SYS_RAWIO.  A process started some other way (a unit file with a
+ * restricted CapabilityBoundingSet, a container) may lack them, and the
+ * plugin then says so once instead of failing flow by flow.
  *
  * The NIC model talks to no kernel and needs no capability, but a
  * capability forced missing (or present) with hw_privileges_force() or
@@ -42,16 +47,18 @@
 #include <stdbool.h>
 
 struct ds;
+struct hw_dev_caps;
 struct hw_dev_ops;
 struct netdev;
 
 enum hw_cap {
     HW_CAP_NET_RAW,
     HW_CAP_NET_ADMIN,
+    HW_CAP_SYS_RAWIO,
     HW_N_CAPS
 };
 
-/* "CAP_NET_RAW", "CAP_NET_ADMIN". */
+/* "CAP_NET_RAW", "CAP_NET_ADMIN", "CAP_SYS_RAWIO". */
 const char *hw_cap_name(enum hw_cap);
 
 /* Whether the process may use 'cap' with a device of backend 'ops' (NULL:
@@ -64,6 +71,15 @@ bool hw_privileges_have(enum hw_cap, const struct hw_dev_ops *ops,
  * offload, or EPERM after logging a warning that names the missing
  * capability (the port's flows then stay in software). */
 int hw_privileges_check_offload(const struct netdev *);
+
+/* For hw port 'name' whose device, driven by backend 'ops', has the
+ * capabilities 'caps': if the device has the pipeline of tables
+ * ('caps->dr_domains') and the process lacks CAP_SYS_RAWIO, logs a warning
+ * that says so and clears the pipeline's capabilities from 'caps', so that
+ * the device is driven through the verbs root table only.  Returns true if
+ * it cleared them. */
+bool hw_privileges_check_dr(const char *name, const struct hw_dev_ops *ops,
+                            struct hw_dev_caps *caps);
 
 /* Returns 0 if 'cap' is usable with backend 'ops', otherwise EPERM with
  * the reason in 'reason': "ovs-vswitchd lacks CAP_..., needed for

@@ -30,6 +30,7 @@
 #include <infiniband/verbs.h>
 
 #include "coverage.h"
+#include "hw-dr.h"
 #include "hw-fwdump.h"
 #include "dp-packet.h"
 #include "dpif-netdev.h"
@@ -477,6 +478,7 @@ rdma_query(struct ibv_context *ctx, struct hw_dev_caps *caps,
     caps->counters = probe_counters(ctx, why);
     if (mlx5) {
         caps->reformat_types = probe_reformats(ctx, why);
+        hw_dr_probe(ctx, caps, why);
     }
     caps->max_encap_header =
         (caps->reformat_types
@@ -539,7 +541,7 @@ rdma_open(const char *devname, struct ibv_context **ctxp)
     }
 
     errno = 0;
-    ctx = ibv_open_device(device);
+    ctx = hw_dr_open_device(device);
     error = ctx ? 0 : rdma_errno();
     /* An open device keeps its own reference to the list entry. */
     ibv_free_device_list(list);
@@ -1202,6 +1204,21 @@ const struct hw_dev_ops hw_rdma_ops = {
     .fwdump_force = hw_fwdump_verbs_force,
     .fwdump_get = hw_fwdump_verbs_get,
     .fwdump_reset = hw_fwdump_verbs_reset,
+    /* The pipeline of tables: mlx5dv_dr, where hw_dr_probe() found it. */
+    .dr_domain_create = hw_dr_domain_create,
+    .dr_domain_sync = hw_dr_domain_sync,
+    .dr_domain_destroy = hw_dr_domain_destroy,
+    .dr_table_create = hw_dr_table_create,
+    .dr_table_destroy = hw_dr_table_destroy,
+    .dr_matcher_create = hw_dr_matcher_create,
+    .dr_matcher_destroy = hw_dr_matcher_destroy,
+    .dr_rule_create = hw_dr_rule_create,
+    .dr_rule_destroy = hw_dr_rule_destroy,
+    .dr_action_create = hw_dr_action_create,
+    .dr_action_destroy = hw_dr_action_destroy,
+    .dr_counter_create = hw_dr_counter_create,
+    .dr_counter_query = hw_dr_counter_query,
+    .dr_counter_destroy = hw_dr_counter_destroy,
 };
 
 #endif /* HAVE_HW_RDMA */

@@ -24,6 +24,7 @@
 #include "coverage.h"
 #include "dp-packet.h"
 #include "hw-hbl.h"
+#include "hw-privileges.h"
 #include "hw-toeplitz.h"
 #include "netdev-hw-ports.h"
 #include "netdev-provider.h"
@@ -606,6 +607,7 @@ netdev_hw_open_device(struct netdev_hw *dev, const char *devname)
     if (error) {
         return netdev_hw_step_failed(dev, "query_caps", error);
     }
+    hw_privileges_check_dr(netdev_get_name(&dev->up), ops, &dev->caps);
     error = netdev_hw_check_caps(dev);
     if (error) {
         return error;

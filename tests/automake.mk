@@ -29,6 +29,8 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-model-port.c \
 	netdev-offload-hw/tests/test-hw-model-port.h \
 	netdev-offload-hw/tests/test-hw-model-tunnel.c \
+	netdev-offload-hw/tests/test-hw-recorder.c \
+	netdev-offload-hw/tests/test-hw-recorder.h \
 	netdev-offload-hw/tests/test-hw-pipeline.c \
 	netdev-offload-hw/tests/test-hw-rss-predict.c \
 	netdev-offload-hw/tests/test-hw-toeplitz.c \

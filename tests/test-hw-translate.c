@@ -751,6 +751,107 @@ test_l3_l4_refusals(void)
     CHECK_REFUSED(&match, "match on nw_frag not supported");
 }
 
+/* Translates 'match' (output to port 1) for a device with the pipeline of
+ * tables.  Returns the errno; 'reason' gets the refusal. */
+static int
+translate_pipeline(const struct match *match, struct hw_rule *rule,
+                   struct ds *reason)
+{
+    struct hw_translate_params params = {
+        .flow_mark = TEST_MARK,
+        .in_port = u32_to_odp(TEST_PORT),
+        .pipeline = true,
+    };
+    struct ofpbuf output;
+    int error;
+
+    ofpbuf_init(&output, 0);
+    put_output(&output, 1);
+    memset(rule, 0xa5, sizeof *rule);
+    error = hw_translate_flow(match, output.data, output.size, &params,
+                              rule, reason);
+    ofpbuf_uninit(&output);
+    return error;
+}
+
+/* With the mlx5 matcher of the pipeline, the fields verbs lacks are
+ * matched: TTL and hop limit, the fragment bit, TCP flags, ICMP type and
+ * code.  What the matcher cannot say either stays refused. */
+static void
+test_pipeline_fields(void)
+{
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct match match;
+    struct hw_rule rule;
+
+    /* A routed flow: TTL 64 exactly, not a fragment. */
+    dp_match_init_udp(&match);
+    match_set_nw_ttl(&match, 64);
+    match_set_nw_frag_masked(&match, 0, FLOW_NW_FRAG_MASK);
+    CHECK_ERR(translate_pipeline(&match, &rule, &reason), 0);
+    CHECK_EQ(rule.outer.ext.ttl, 64);
+    CHECK_EQ(rule.outer.ext_mask.ttl, 0xff);
+    CHECK_EQ(rule.outer.ext.frag, 0);
+    CHECK_EQ(rule.outer.ext_mask.frag, 1);
+    CHECK(rule.has_tag && rule.tag == TEST_MARK);
+
+    /* Any fragment. */
+    match_set_nw_frag_masked(&match, FLOW_NW_FRAG_ANY, FLOW_NW_FRAG_ANY);
+    CHECK_ERR(translate_pipeline(&match, &rule, &reason), 0);
+    CHECK_EQ(rule.outer.ext.frag, 1);
+    CHECK_EQ(rule.outer.ext_mask.frag, 1);
+
+    /* First or later fragment: one bit cannot tell. */
+    match_set_nw_frag_masked(&match, FLOW_NW_FRAG_ANY, FLOW_NW_FRAG_MASK);
+    CHECK_ERR(translate_pipeline(&match, &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "match on nw_frag not supported");
+    ds_clear(&reason);
+
+    /* Hop limit. */
+    dp_match_init_ip(&match, htons(ETH_TYPE_IPV6));
+    match_set_nw_ttl(&match, 255);
+    CHECK_ERR(translate_pipeline(&match, &rule, &reason), 0);
+    CHECK_EQ(rule.outer.ext.ttl, 255);
+    CHECK(rule.outer.present & HW_HDR_IPV6);
+
+    /* TCP flags: the matcher has the low 9. */
+    dp_match_init_ipv4(&match);
+    match_set_nw_proto(&match, IPPROTO_TCP);
+    match_set_tcp_flags_masked(&match, htons(TCP_SYN), htons(TCP_SYN
+                                                             | TCP_ACK));
+    CHECK_ERR(translate_pipeline(&match, &rule, &reason), 0);
+    CHECK_EQ(ntohs(rule.outer.ext.tcp_flags), TCP_SYN);
+    CHECK_EQ(ntohs(rule.outer.ext_mask.tcp_flags), TCP_SYN | TCP_ACK);
+    CHECK(rule.outer.present & HW_HDR_TCP);
+    match_set_tcp_flags_masked(&match, htons(0), htons(0x0e00));
+    CHECK_ERR(translate_pipeline(&match, &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "match on tcp_flags not supported");
+    ds_clear(&reason);
+
+    /* ICMP echo request, and ICMPv6 echo reply. */
+    dp_match_init_ipv4(&match);
+    match_set_nw_proto(&match, IPPROTO_ICMP);
+    match_set_icmp_type(&match, 8);
+    match_set_icmp_code(&match, 0);
+    CHECK_ERR(translate_pipeline(&match, &rule, &reason), 0);
+    CHECK_EQ(rule.outer.ext.icmp_type, 8);
+    CHECK_EQ(rule.outer.ext_mask.icmp_type, 0xff);
+    CHECK_EQ(rule.outer.ext.icmp_code, 0);
+    CHECK_EQ(rule.outer.ext_mask.icmp_code, 0xff);
+    CHECK_EQ(rule.outer.ipv4.proto, IPPROTO_ICMP);
+    dp_match_init_ip(&match, htons(ETH_TYPE_IPV6));
+    match_set_nw_proto(&match, IPPROTO_ICMPV6);
+    match_set_icmp_type(&match, 129);
+    CHECK_ERR(translate_pipeline(&match, &rule, &reason), 0);
+    CHECK_EQ(rule.outer.ext.icmp_type, 129);
+
+    /* Without the pipeline, the same flows stay refused. */
+    dp_match_init_udp(&match);
+    match_set_nw_ttl(&match, 64);
+    CHECK_REFUSED(&match, "match on nw_ttl not supported");
+    ds_destroy(&reason);
+}
+
 /* Values outside their masks (OVS's setters never produce them, but a
  * caller could) never reach the rule. */
 static void
@@ -1975,6 +2076,7 @@ static const struct test_hw_case tests[] = {
     TEST(dl_type),
     TEST(metadata),
     TEST(l3_l4_refusals),
+    TEST(pipeline_fields),
     TEST(values_outside_masks),
     TEST(actions),
     TEST(every_field_named),

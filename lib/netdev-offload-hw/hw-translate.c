@@ -59,6 +59,8 @@ struct xlate_ctx {
 
     bool has_nw_proto;              /* 'nw_proto' is matched exactly. */
     uint8_t nw_proto;
+
+    bool pipeline;                  /* hw_translate_params' 'pipeline'. */
 };
 
 static int OVS_PRINTF_FORMAT(3, 4)
@@ -552,11 +554,63 @@ static void
 xlate_nw_frag(struct xlate_ctx *ctx)
 {
     struct flow *mask = &ctx->mask;
+    bool is_frag = ctx->key->nw_frag & FLOW_NW_FRAG_ANY;
 
-    if (mask->nw_frag & FLOW_NW_FRAG_ANY
-        && !(ctx->key->nw_frag & mask->nw_frag)) {
+    if (!(mask->nw_frag & FLOW_NW_FRAG_ANY)) {
+        return;
+    }
+    if (ctx->pipeline
+        && (!is_frag || !(mask->nw_frag & FLOW_NW_FRAG_LATER))) {
+        /* The mlx5 matcher's one bit says "a fragment, first or later":
+         * enough for "not a fragment" and for "any fragment", not for
+         * "first" or "later". */
+        ctx->outer->ext_mask.frag = 1;
+        ctx->outer->ext.frag = is_frag;
+        mask->nw_frag = 0;
+    } else if (!is_frag) {
         mask->nw_frag = 0;
     }
+}
+
+/* TTL or hop limit: only the mlx5 matcher has it (a non-zero ttl mask in a
+ * verbs spec is EOPNOTSUPP on mlx5); without the pipeline it is left for
+ * the final check. */
+static void
+xlate_nw_ttl(struct xlate_ctx *ctx)
+{
+    struct flow *mask = &ctx->mask;
+
+    if (ctx->pipeline && mask->nw_ttl) {
+        ctx->outer->ext_mask.ttl = mask->nw_ttl;
+        ctx->outer->ext.ttl = ctx->key->nw_ttl & mask->nw_ttl;
+        mask->nw_ttl = 0;
+    }
+}
+
+/* ICMP and ICMPv6 type and code (OVS keeps them in tp_src and tp_dst): the
+ * mlx5 matcher has one set of ICMP fields, for the outer headers. */
+static void
+xlate_icmp(struct xlate_ctx *ctx)
+{
+    struct flow *mask = &ctx->mask;
+    const struct flow *key = ctx->key;
+    bool icmp = (ctx->outer->present & HW_HDR_IPV4
+                 ? ctx->nw_proto == IPPROTO_ICMP
+                 : ctx->nw_proto == IPPROTO_ICMPV6);
+
+    /* OVS keeps the 8-bit type and code in 16-bit fields under 16-bit
+     * masks; the upper byte of a value is always zero. */
+    if (!ctx->pipeline || ctx->inner || !ctx->has_nw_proto || !icmp
+        || (ntohs(key->tp_src & mask->tp_src)
+            | ntohs(key->tp_dst & mask->tp_dst)) > UINT8_MAX) {
+        return;
+    }
+    ctx->outer->ext_mask.icmp_type = ntohs(mask->tp_src) & UINT8_MAX;
+    ctx->outer->ext.icmp_type = ntohs(key->tp_src & mask->tp_src);
+    ctx->outer->ext_mask.icmp_code = ntohs(mask->tp_dst) & UINT8_MAX;
+    ctx->outer->ext.icmp_code = ntohs(key->tp_dst & mask->tp_dst);
+    mask->tp_src = htons(0);
+    mask->tp_dst = htons(0);
 }
 
 /* TCP and UDP.  The L4 spec implies ip_protocol 6 or 17 itself; carrying
@@ -584,7 +638,14 @@ xlate_l4(struct xlate_ctx *ctx, uint8_t *proto, uint8_t *proto_mask)
     outer->l4.dst = key->tp_dst & mask->tp_dst;
     mask->tp_src = htons(0);
     mask->tp_dst = htons(0);
-    /* tcp_flags: verbs has no field for them; left for the final check. */
+    /* tcp_flags: verbs has no field for them, the mlx5 matcher has the low
+     * 9; anything else is left for the final check. */
+    if (ctx->pipeline && ctx->nw_proto == IPPROTO_TCP && mask->tcp_flags
+        && !(mask->tcp_flags & ~htons(0x1ff))) {
+        outer->ext_mask.tcp_flags = mask->tcp_flags;
+        outer->ext.tcp_flags = key->tcp_flags & mask->tcp_flags;
+        mask->tcp_flags = htons(0);
+    }
 
     *proto = 0;
     *proto_mask = 0;
@@ -609,8 +670,7 @@ xlate_ipv4(struct xlate_ctx *ctx)
     mask->nw_src = htonl(0);
     mask->nw_dst = htonl(0);
     mask->nw_tos = 0;
-    /* nw_ttl: a non-zero ttl mask is EOPNOTSUPP on mlx5; left for the final
-     * check. */
+    xlate_nw_ttl(ctx);
 
     error = xlate_nw_proto(ctx, &ipv4->proto, &ipv4_mask->proto);
     if (error) {
@@ -618,6 +678,7 @@ xlate_ipv4(struct xlate_ctx *ctx)
     }
     xlate_nw_frag(ctx);
     xlate_l4(ctx, &ipv4->proto, &ipv4_mask->proto);
+    xlate_icmp(ctx);
     return 0;
 }
 
@@ -649,7 +710,7 @@ xlate_ipv6(struct xlate_ctx *ctx)
     mask->nw_tos = 0;
     mask->ipv6_label &= ~label_mask;
     CONSUME_IF_ZERO(ctx, ipv6_label);
-    /* nw_ttl (hop limit): EOPNOTSUPP on mlx5; left for the final check. */
+    xlate_nw_ttl(ctx);
 
     error = xlate_nw_proto(ctx, &ipv6->next_hdr, &ipv6_mask->next_hdr);
     if (error) {
@@ -657,6 +718,7 @@ xlate_ipv6(struct xlate_ctx *ctx)
     }
     xlate_nw_frag(ctx);
     xlate_l4(ctx, &ipv6->next_hdr, &ipv6_mask->next_hdr);
+    xlate_icmp(ctx);
     return 0;
 }
 
@@ -927,6 +989,7 @@ hw_translate_flow(const struct match *match, const struct nlattr *actions,
         .outer = &rule->outer,
         .inner = false,
         .reason = reason,
+        .pipeline = params->pipeline,
     };
     ovs_be16 dl_type;
     int error;

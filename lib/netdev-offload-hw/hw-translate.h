@@ -51,6 +51,11 @@ struct hw_translate_params {
      * UDP destination port (VXLAN). */
     enum hw_tunnel_type vport;
     ovs_be16 vport_udp_port;
+
+    /* The device has the mlx5 matcher of the pipeline of tables: the flow
+     * may match the TTL or hop limit, the fragment bit, TCP flags and ICMP
+     * type and code, which verbs cannot. */
+    bool pipeline;
 };
 
 /* Translates 'match' and 'actions' into 'rule'.  Returns 0 on success.  On

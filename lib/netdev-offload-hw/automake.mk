@@ -19,6 +19,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-dr.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-flow.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-flow.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-flow-dr.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-flow-dr.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-fwdump.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-fwdump.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-fwdump-devlink.c \
@@ -55,6 +57,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw.h \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-base.c \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-base.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-ports.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-ports.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-offload-hw.c \

@@ -78,6 +78,8 @@ struct hw_pipeline {
     unsigned int next_id OVS_GUARDED;
 };
 
+static void hw_pipe_matcher_free(struct hw_pipe_matcher *);
+
 static const char *const hw_pipe_domain_names[HW_DR_N_DOMAINS] = {
     [MLX5DV_DR_DOMAIN_TYPE_NIC_RX] = "nic_rx",
     [MLX5DV_DR_DOMAIN_TYPE_NIC_TX] = "nic_tx",
@@ -144,9 +146,23 @@ hw_pipeline_destroy(struct hw_pipeline *p)
     if (!p) {
         return;
     }
-    ovs_assert(hmap_is_empty(&p->matchers));
-    ovs_assert(hmap_is_empty(&p->actions));
-    ovs_assert(!p->n_counters);
+    if (!hmap_is_empty(&p->matchers) || !hmap_is_empty(&p->actions)
+        || p->n_counters) {
+        struct hw_pipe_matcher *m;
+        struct hw_pipe_action *a;
+
+        VLOG_WARN("%s: pipeline closed with %"PRIuSIZE" matchers and "
+                  "%"PRIuSIZE" actions still in use", p->dev.devname,
+                  hmap_count(&p->matchers),
+                  hmap_count(&p->actions) + p->n_counters);
+        HMAP_FOR_EACH_POP (m, node, &p->matchers) {
+            hw_pipe_matcher_free(m);
+        }
+        HMAP_FOR_EACH_POP (a, node, &p->actions) {
+            free(a->key);
+            free(a);
+        }
+    }
 
     /* Deepest level first: nothing refers to a table any more, but a
      * backend may still hold a shallower table's jump to it. */
@@ -488,6 +504,20 @@ struct mlx5dv_dr_action *
 hw_pipe_action_dr(const struct hw_pipe_action *a)
 {
     return a->dr;
+}
+
+void
+hw_pipe_matcher_format(const struct hw_pipe_matcher *m, struct ds *s)
+{
+    ds_put_format(s, "matcher #%u (%s level %"PRIu32" priority %"PRIu16")",
+                  m->id, hw_pipe_domain_name(m->table->domain),
+                  m->table->level, m->priority);
+}
+
+void
+hw_pipe_action_format(const struct hw_pipe_action *a, struct ds *s)
+{
+    ds_put_format(s, "%s#%u", hw_pipe_action_name(a->type), a->id);
 }
 
 void

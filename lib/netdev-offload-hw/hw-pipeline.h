@@ -45,8 +45,10 @@ struct hw_pipe_action;
  * created when first asked for. */
 struct hw_pipeline *hw_pipeline_create(const struct netdev_hw_device *dev);
 
-/* Destroys 'p', its tables and domains.  Every matcher and action must have
- * been released: the device refuses to destroy a table with matchers. */
+/* Destroys 'p', its tables and domains.  Every matcher and action should
+ * have been released (the device refuses to destroy a table with
+ * matchers); what is left is logged and forgotten, as closing the device
+ * destroys it. */
 void hw_pipeline_destroy(struct hw_pipeline *p);
 
 /* Stores into '*tablep' the table of 'level' in 'domain', created if need
@@ -76,6 +78,11 @@ int hw_pipeline_action_ref(struct hw_pipeline *p,
                            struct hw_pipe_action **actionp);
 void hw_pipeline_action_unref(struct hw_pipeline *p, struct hw_pipe_action *);
 struct mlx5dv_dr_action *hw_pipe_action_dr(const struct hw_pipe_action *);
+
+/* Append "matcher #ID (DOMAIN level L priority P)" and "ACTION#ID" to
+ * 's', for netdev-hw/dump-rules. */
+void hw_pipe_matcher_format(const struct hw_pipe_matcher *, struct ds *s);
+void hw_pipe_action_format(const struct hw_pipe_action *, struct ds *s);
 
 /* Counts of the objects 'p' holds, for tests and netdev-hw/dump-rules. */
 struct hw_pipeline_counts {

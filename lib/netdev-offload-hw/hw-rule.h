@@ -138,11 +138,50 @@ enum hw_reformat_type {
 
 #define HW_REFORMAT_MAX_DATA 128
 
+/* Header rewrites a rule makes before its fate, in the device's order: pop
+ * VLAN, then the set fields, then push VLAN (hw-apis.md 3.4).  Only the
+ * pipeline of tables can do them; verbs has no such action. */
+enum hw_set_field {
+    HW_SET_ETH_SRC,
+    HW_SET_ETH_DST,
+    HW_SET_IPV4_SRC,
+    HW_SET_IPV4_DST,
+    HW_SET_IPV6_SRC,
+    HW_SET_IPV6_DST,
+    HW_SET_TTL,                 /* IPv4 TTL or IPv6 hop limit. */
+    HW_SET_L4_SRC,              /* TCP or UDP, as the rule's outer L4. */
+    HW_SET_L4_DST,
+    HW_N_SET_FIELDS
+};
+
+struct hw_rewrite {
+    bool pop_vlan;              /* Pop the outermost VLAN tag. */
+    uint32_t set;               /* 1 << enum hw_set_field. */
+    struct eth_addr eth_src, eth_dst;
+    ovs_be32 ipv4_src, ipv4_dst;
+    struct in6_addr ipv6_src, ipv6_dst;
+    uint8_t ttl;
+    bool l4_tcp;                /* The L4 ports are TCP's, else UDP's. */
+    ovs_be16 l4_src, l4_dst;
+    bool push_vlan;             /* Push a tag of 'push_tpid' and 'push_tci'. */
+    ovs_be16 push_tpid;
+    ovs_be16 push_tci;
+};
+
+/* Whether 'rw' changes anything. */
+static inline bool
+hw_rewrite_is_empty(const struct hw_rewrite *rw)
+{
+    return !rw->pop_vlan && !rw->set && !rw->push_vlan;
+}
+
 /* What the hardware does with a matching packet. */
 enum hw_fate {
     HW_FATE_RSS,                /* Deliver to the port's RSS QP (upcall
                                  * queues), with the tag if any. */
     HW_FATE_DROP,               /* Drop in hardware. */
+    HW_FATE_TABLE,              /* Go on in the table of 'fate_level' of the
+                                 * rule's domain (the pipeline only). */
 };
 
 /* Metadata registers reg_c_0 to reg_c_7 (dr only). */
@@ -165,10 +204,13 @@ struct hw_rule {
     uint8_t reformat_data[HW_REFORMAT_MAX_DATA];
     size_t reformat_len;
 
+    struct hw_rewrite rewrite;  /* Header rewrites (dr only). */
+
     bool has_tag;               /* ACTION_TAG with 'tag' (the flow mark). */
     uint32_t tag;               /* 1 .. 2^24 - 1. */
     bool count;                 /* ACTION_COUNT. */
     enum hw_fate fate;
+    uint32_t fate_level;        /* HW_FATE_TABLE: the table's level. */
     bool full;                  /* The hardware executes all of the flow's
                                  * actions (offloaded:yes); otherwise the
                                  * software still runs them (partial). */

@@ -24,8 +24,10 @@
 #include "coverage.h"
 #include "dp-packet.h"
 #include "hw-hbl.h"
+#include "hw-pipeline.h"
 #include "hw-privileges.h"
 #include "hw-toeplitz.h"
+#include "netdev-hw-base.h"
 #include "netdev-hw-ports.h"
 #include "netdev-provider.h"
 #include "openvswitch/dynamic-string.h"
@@ -48,8 +50,9 @@
  *   -> indirection table (2^ceil(log2(n_rxq)) entries, queues repeated)
  *   -> one Toeplitz RSS QP per enum hw_rss_type
  *   -> per TX queue: CQ, raw packet QP
- *   -> the miss rules: per-type L4 and L3 rules to the matching RSS QP, two
- *      VLAN guard rules and an ALL_DEFAULT rule.
+ *   -> with options:steering=dr, the pipeline of tables (hw-pipeline.h)
+ *   -> the base rules (netdev-hw-base.h): per-type L4 and L3 rules to the
+ *      matching RSS QP, two VLAN guard rules and a default rule.
  *
  * Each TX queue has its own raw packet QP, as a multi-queue NIC has one send
  * queue per ring, so that senders on different queues never share a QP; a
@@ -83,6 +86,13 @@ static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 #define NETDEV_HW_MTU_MAX 9216
 #define NETDEV_HW_PORT_NUM 1        /* Verbs port the rules apply to. */
 
+/* options:steering: where the port's rules go. */
+enum netdev_hw_steering {
+    NETDEV_HW_STEERING_AUTO,    /* Chosen by the plugin (today: verbs). */
+    NETDEV_HW_STEERING_VERBS,   /* The root table, ibv_create_flow(). */
+    NETDEV_HW_STEERING_DR,      /* The pipeline of tables (mlx5dv_dr). */
+};
+
 /* Default RSS key: the mlx5 default (DPDK mlx5_rss_hash_default_key). */
 
 /* What each RSS QP hashes.  A TIR hashes one packet type, so the miss
@@ -109,45 +119,6 @@ static const struct {
         "ipv6", IBV_RX_HASH_SRC_IPV6 | IBV_RX_HASH_DST_IPV6 },
 };
 
-/* The rules that deliver every packet no datapath rule claimed to the RSS
- * QPs (the upcall queues). */
-enum netdev_hw_miss_kind {
-    MISS_KIND_MISS,             /* Per packet type. */
-    MISS_KIND_VLAN_GUARD,       /* Catches C-VLAN tagged packets. */
-    MISS_KIND_DEFAULT,          /* IBV_FLOW_ATTR_ALL_DEFAULT. */
-};
-
-struct netdev_hw_miss_rule {
-    enum netdev_hw_miss_kind kind;
-    uint16_t priority;          /* Unused for MISS_KIND_DEFAULT. */
-    uint8_t l3;                 /* 0, 4 or 6: IPV4 or IPV6 spec. */
-    enum ibv_flow_spec_type l4; /* 0, IBV_FLOW_SPEC_TCP or _UDP. */
-    uint16_t vlan_tci;          /* Guard rules: TCI value under VLAN_CFI. */
-    enum hw_rss_type dest;
-};
-
-/* The two VLAN guards differ only in the CFI bit, which is matched so that
- * a non-zero vlan_tag mask requires a C-VLAN tag: together they catch every
- * C-VLAN tagged packet, whatever its CFI, before the untagged band (see
- * hw-rule.h).  Tagged packets that reach them are hashed on their IPv4
- * addresses, like every packet without a per-type rule. */
-static const struct netdev_hw_miss_rule miss_rules[] = {
-    { MISS_KIND_MISS, HW_PRIO_MISS_L4, 4, IBV_FLOW_SPEC_TCP, 0,
-      HW_RSS_IPV4_TCP },
-    { MISS_KIND_MISS, HW_PRIO_MISS_L4, 4, IBV_FLOW_SPEC_UDP, 0,
-      HW_RSS_IPV4_UDP },
-    { MISS_KIND_MISS, HW_PRIO_MISS_L4, 6, IBV_FLOW_SPEC_TCP, 0,
-      HW_RSS_IPV6_TCP },
-    { MISS_KIND_MISS, HW_PRIO_MISS_L4, 6, IBV_FLOW_SPEC_UDP, 0,
-      HW_RSS_IPV6_UDP },
-    { MISS_KIND_MISS, HW_PRIO_MISS_L3, 4, 0, 0, HW_RSS_IPV4 },
-    { MISS_KIND_MISS, HW_PRIO_MISS_L3, 6, 0, 0, HW_RSS_IPV6 },
-    { MISS_KIND_VLAN_GUARD, HW_PRIO_VLAN_GUARD, 0, 0, 0, HW_RSS_IPV4 },
-    { MISS_KIND_VLAN_GUARD, HW_PRIO_VLAN_GUARD, 0, 0, VLAN_CFI,
-      HW_RSS_IPV4 },
-    { MISS_KIND_DEFAULT, 0, 0, 0, 0, HW_RSS_IPV4 },
-};
-#define N_MISS_RULES ARRAY_SIZE(miss_rules)
 
 /* One RX queue: a receive WQ and the CQ it completes to. */
 struct netdev_hw_rxq_objs {
@@ -172,6 +143,7 @@ struct netdev_hw {
     int req_n_rxq;
     int req_n_txq;
     bool req_rss_key_set;       /* options:rss-key given. */
+    enum netdev_hw_steering req_steering;
     uint8_t req_rss_key[NETDEV_HW_RSS_KEY_LEN];
 
     int mtu;
@@ -201,7 +173,9 @@ struct netdev_hw {
     int n_txq;                  /* Entries in 'txqs'. */
     struct netdev_hw_txq *txqs;
 
-    struct ibv_flow *miss_flows[N_MISS_RULES];
+    enum netdev_hw_steering steering;   /* Of the objects below. */
+    struct hw_pipeline *pipeline;       /* With steering=dr. */
+    struct netdev_hw_base *base;        /* The base rules. */
 
     /* Largest frame send() accepts, from 'mtu' at the last reconfigure. */
     size_t max_frame_len;
@@ -291,142 +265,31 @@ netdev_hw_check_destroy(struct netdev_hw *dev, const char *step,
     }
 }
 
-/* ibv_flow_attr byte buffers for the miss rules.
- *
- * libibverbs reads the specs back to back from byte 20 of the attribute,
- * without alignment padding, so each spec is copied in at the current end
- * of the buffer. */
-#define MISS_RULE_MAX_LEN (sizeof(struct ibv_flow_attr)           \
-                           + sizeof(struct ibv_flow_spec_eth)     \
-                           + sizeof(struct ibv_flow_spec_ipv6)    \
-                           + sizeof(struct ibv_flow_spec_tcp_udp))
-
-BUILD_ASSERT_DECL(sizeof(struct ibv_flow_attr) == 20);
-
-struct rule_buf {
-    union {
-        struct ibv_flow_attr attr;
-        uint8_t bytes[MISS_RULE_MAX_LEN];
-    } u;
-    size_t len;
-};
-
-static void
-rule_buf_init(struct rule_buf *rb, enum ibv_flow_attr_type type,
-              uint16_t priority)
-{
-    memset(rb, 0, sizeof *rb);
-    rb->len = sizeof rb->u.attr;
-    rb->u.attr.type = type;
-    rb->u.attr.size = rb->len;
-    rb->u.attr.priority = priority;
-    rb->u.attr.port = NETDEV_HW_PORT_NUM;
-}
-
-static void
-rule_buf_put_spec(struct rule_buf *rb, const void *spec, uint16_t size)
-{
-    ovs_assert(rb->len + size <= sizeof rb->u.bytes);
-    memcpy(&rb->u.bytes[rb->len], spec, size);
-    rb->len += size;
-    rb->u.attr.size = rb->len;
-    rb->u.attr.num_of_specs++;
-}
-
-/* An ETH spec that matches every frame, or, with a non-zero 'tci_mask',
- * every frame with a C-VLAN tag whose TCI is 'tci' under 'tci_mask'. */
-static void
-rule_buf_put_eth(struct rule_buf *rb, uint16_t tci, uint16_t tci_mask)
-{
-    struct ibv_flow_spec_eth eth;
-
-    memset(&eth, 0, sizeof eth);
-    eth.type = IBV_FLOW_SPEC_ETH;
-    eth.size = sizeof eth;
-    eth.val.vlan_tag = htons(tci & tci_mask);
-    eth.mask.vlan_tag = htons(tci_mask);
-    rule_buf_put_spec(rb, &eth, sizeof eth);
-}
-
-/* An IPv4 or IPv6 spec with zero masks: it still requires the IP version. */
-static void
-rule_buf_put_ip(struct rule_buf *rb, uint8_t version)
-{
-    if (version == 4) {
-        struct ibv_flow_spec_ipv4 ipv4;
-
-        memset(&ipv4, 0, sizeof ipv4);
-        ipv4.type = IBV_FLOW_SPEC_IPV4;
-        ipv4.size = sizeof ipv4;
-        rule_buf_put_spec(rb, &ipv4, sizeof ipv4);
-    } else {
-        struct ibv_flow_spec_ipv6 ipv6;
-
-        memset(&ipv6, 0, sizeof ipv6);
-        ipv6.type = IBV_FLOW_SPEC_IPV6;
-        ipv6.size = sizeof ipv6;
-        rule_buf_put_spec(rb, &ipv6, sizeof ipv6);
-    }
-}
-
-/* A TCP or UDP spec with zero masks: it still requires the IP protocol. */
-static void
-rule_buf_put_l4(struct rule_buf *rb, enum ibv_flow_spec_type type)
-{
-    struct ibv_flow_spec_tcp_udp l4;
-
-    memset(&l4, 0, sizeof l4);
-    l4.type = type;
-    l4.size = sizeof l4;
-    rule_buf_put_spec(rb, &l4, sizeof l4);
-}
-
-static void
-netdev_hw_miss_rule_encode(const struct netdev_hw *dev,
-                           const struct netdev_hw_miss_rule *rule,
-                           struct rule_buf *rb)
-{
-    switch (rule->kind) {
-    case MISS_KIND_MISS:
-        rule_buf_init(rb, IBV_FLOW_ATTR_NORMAL, rule->priority);
-        rule_buf_put_eth(rb, 0, 0);
-        rule_buf_put_ip(rb, rule->l3);
-        if (rule->l4) {
-            rule_buf_put_l4(rb, rule->l4);
-        }
-        break;
-
-    case MISS_KIND_VLAN_GUARD:
-        rule_buf_init(rb, IBV_FLOW_ATTR_NORMAL, rule->priority);
-        rule_buf_put_eth(rb, rule->vlan_tci, VLAN_CFI);
-        break;
-
-    case MISS_KIND_DEFAULT:
-        /* The device places leftover rules after every priority; use the
-         * last valid priority in case a backend checks it anyway. */
-        rule_buf_init(rb, IBV_FLOW_ATTR_ALL_DEFAULT,
-                      dev->caps.max_flow_priority);
-        break;
-
-    default:
-        OVS_NOT_REACHED();
-    }
-}
-
 /* Teardown, in the reverse order of creation. */
+
+/* The device of 'dev' as the base rules and the pipeline see it. */
+static void
+netdev_hw_device_of(const struct netdev_hw *dev,
+                    struct netdev_hw_device *device)
+    OVS_REQUIRES(dev->mutex)
+{
+    device->ops = dev->ops;
+    device->ctx = dev->ctx;
+    device->caps = &dev->caps;
+    device->devname = dev->devname;
+    device->port_num = NETDEV_HW_PORT_NUM;
+    device->pipeline = dev->pipeline;
+}
 
 static void
 netdev_hw_destroy_miss_rules(struct netdev_hw *dev)
     OVS_REQUIRES(dev->mutex)
 {
-    for (int i = N_MISS_RULES - 1; i >= 0; i--) {
-        if (dev->miss_flows[i]) {
-            netdev_hw_check_destroy(dev, "destroy_flow",
-                                    dev->ops->destroy_flow(
-                                        dev->miss_flows[i]));
-            dev->miss_flows[i] = NULL;
-        }
-    }
+    struct netdev_hw_device device;
+
+    netdev_hw_device_of(dev, &device);
+    netdev_hw_base_destroy(dev->base, &device);
+    dev->base = NULL;
 }
 
 static void
@@ -495,6 +358,8 @@ static void
 netdev_hw_close_device(struct netdev_hw *dev)
     OVS_REQUIRES(dev->mutex)
 {
+    hw_pipeline_destroy(dev->pipeline);
+    dev->pipeline = NULL;
     if (dev->ops) {
         if (dev->pd) {
             netdev_hw_check_destroy(dev, "dealloc_pd",
@@ -781,24 +646,41 @@ netdev_hw_build_tx(struct netdev_hw *dev, int n_txq)
     return 0;
 }
 
+/* With options:steering=dr, the pipeline of tables the port's rules go
+ * to. */
+static int
+netdev_hw_open_pipeline(struct netdev_hw *dev)
+    OVS_REQUIRES(dev->mutex)
+{
+    struct netdev_hw_device device;
+
+    dev->steering = dev->req_steering;
+    if (dev->steering != NETDEV_HW_STEERING_DR) {
+        return 0;
+    }
+    if (!(dev->caps.dr_domains & (1u << MLX5DV_DR_DOMAIN_TYPE_NIC_RX))
+        || dev->caps.dr_max_level < NETDEV_HW_FLOW_LEVEL) {
+        return netdev_hw_fail(dev, EOPNOTSUPP, "options:steering=dr: "
+                              "device %s has no pipeline of tables "
+                              "(software steering) on receive",
+                              dev->devname);
+    }
+    netdev_hw_device_of(dev, &device);
+    dev->pipeline = hw_pipeline_create(&device);
+    return 0;
+}
+
 static int
 netdev_hw_build_miss_rules(struct netdev_hw *dev)
     OVS_REQUIRES(dev->mutex)
 {
-    for (size_t i = 0; i < N_MISS_RULES; i++) {
-        const struct netdev_hw_miss_rule *rule = &miss_rules[i];
-        struct rule_buf rb;
-        int error;
+    struct netdev_hw_device device;
+    const char *step = NULL;
+    int error;
 
-        netdev_hw_miss_rule_encode(dev, rule, &rb);
-        error = dev->ops->create_flow(dev->rss_qps[rule->dest], &rb.u.attr,
-                                      &dev->miss_flows[i]);
-        if (error) {
-            dev->miss_flows[i] = NULL;
-            return netdev_hw_step_failed(dev, "create_flow", error);
-        }
-    }
-    return 0;
+    netdev_hw_device_of(dev, &device);
+    error = netdev_hw_base_build(&device, dev->rss_qps, &dev->base, &step);
+    return error ? netdev_hw_step_failed(dev, step, error) : 0;
 }
 
 /* netdev class callbacks. */
@@ -821,6 +703,7 @@ netdev_hw_construct(struct netdev *netdev)
     dev->req_n_rxq = 1;
     dev->req_n_txq = MAX(netdev->n_txq, 1);
     dev->req_rss_key_set = false;
+    dev->req_steering = NETDEV_HW_STEERING_VERBS;
     memcpy(dev->req_rss_key, hw_toeplitz_default_key,
            NETDEV_HW_RSS_KEY_LEN);
     dev->mtu = ETH_PAYLOAD_MAX;
@@ -891,14 +774,50 @@ netdev_hw_parse_key(const char *s, uint8_t key[NETDEV_HW_RSS_KEY_LEN])
 
 /* The options set_config() takes, as one string: a port whose
  * reconfiguration failed waits for its retry unless they change. */
+static const char *
+netdev_hw_steering_name(enum netdev_hw_steering steering)
+{
+    switch (steering) {
+    case NETDEV_HW_STEERING_AUTO: return "auto";
+    case NETDEV_HW_STEERING_VERBS: return "verbs";
+    case NETDEV_HW_STEERING_DR: return "dr";
+    }
+    return "?";
+}
+
+static bool
+netdev_hw_parse_steering(const char *s, enum netdev_hw_steering *steering)
+{
+    for (int i = 0; i <= NETDEV_HW_STEERING_DR; i++) {
+        if (!strcmp(s, netdev_hw_steering_name(i))) {
+            *steering = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* What "auto" means today: verbs, whose root table carries every kind of
+ * rule the plugin makes; the pipeline of tables is asked for with
+ * options:steering=dr until it carries them all (Documentation/
+ * configuration.rst). */
+static enum netdev_hw_steering
+netdev_hw_steering_resolve(enum netdev_hw_steering steering)
+{
+    return (steering == NETDEV_HW_STEERING_AUTO
+            ? NETDEV_HW_STEERING_VERBS : steering);
+}
+
 static char *
-netdev_hw_config_string(const char *device, int n_rxq, const uint8_t *key)
+netdev_hw_config_string(const char *device, int n_rxq, const uint8_t *key,
+                        enum netdev_hw_steering steering)
 {
     struct ds s = DS_EMPTY_INITIALIZER;
 
     ds_put_format(&s, "device=%s n_rxq=%d rss-key=", device ? device : "",
                   n_rxq);
     netdev_hw_format_key(&s, key);
+    ds_put_format(&s, " steering=%s", netdev_hw_steering_name(steering));
     return ds_steal_cstr(&s);
 }
 
@@ -912,6 +831,10 @@ netdev_hw_get_config(const struct netdev *netdev, struct smap *args)
         smap_add(args, "device", dev->req_device);
     }
     smap_add_format(args, "n_rxq", "%d", dev->req_n_rxq);
+    if (dev->req_steering != NETDEV_HW_STEERING_VERBS) {
+        smap_add(args, "steering",
+                 netdev_hw_steering_name(dev->req_steering));
+    }
     if (dev->req_rss_key_set) {
         struct ds key = DS_EMPTY_INITIALIZER;
 
@@ -935,6 +858,8 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
     const char *device = smap_get(args, "device");
     const char *n_rxq_s = smap_get(args, "n_rxq");
     const char *key_s = smap_get(args, "rss-key");
+    const char *steering_s = smap_get(args, "steering");
+    enum netdev_hw_steering steering = NETDEV_HW_STEERING_AUTO;
     const struct hw_dev_ops *ops;
     uint8_t key[NETDEV_HW_RSS_KEY_LEN];
     int n_rxq = 1;
@@ -969,8 +894,14 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
     if (!key_s) {
         memcpy(key, hw_toeplitz_default_key, NETDEV_HW_RSS_KEY_LEN);
     }
+    if (steering_s && !netdev_hw_parse_steering(steering_s, &steering)) {
+        VLOG_WARN_BUF(errp, "%s: options:steering=%s: must be auto, verbs "
+                      "or dr", name, steering_s);
+        return EINVAL;
+    }
 
-    char *config = netdev_hw_config_string(device, n_rxq, key);
+    char *config = netdev_hw_config_string(
+        device, n_rxq, key, netdev_hw_steering_resolve(steering));
     error = netdev_hw_ports_check_retry(name, config, errp);
     free(config);
     if (!error) {
@@ -983,8 +914,10 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
     ovs_mutex_lock(&dev->mutex);
     if (!dev->req_device || strcmp(dev->req_device, device)
         || dev->req_n_rxq != n_rxq
+        || dev->req_steering != netdev_hw_steering_resolve(steering)
         || memcmp(dev->req_rss_key, key, NETDEV_HW_RSS_KEY_LEN)) {
         free(dev->req_device);
+        dev->req_steering = netdev_hw_steering_resolve(steering);
         dev->req_device = xstrdup(device);
         dev->req_n_rxq = n_rxq;
         memcpy(dev->req_rss_key, key, NETDEV_HW_RSS_KEY_LEN);
@@ -1041,7 +974,8 @@ netdev_hw_reconfigure(struct netdev *netdev)
         goto error;
     }
 
-    reopen = !dev->ops || strcmp(dev->devname, dev->req_device);
+    reopen = (!dev->ops || strcmp(dev->devname, dev->req_device)
+              || dev->steering != dev->req_steering);
     rebuild_rx = (reopen || !dev->configured
                   || dev->n_rxq != dev->req_n_rxq
                   || memcmp(dev->rss_key, dev->req_rss_key,
@@ -1060,6 +994,9 @@ netdev_hw_reconfigure(struct netdev *netdev)
     if (reopen) {
         netdev_hw_teardown(dev);
         error = netdev_hw_open_device(dev, dev->req_device);
+        if (!error) {
+            error = netdev_hw_open_pipeline(dev);
+        }
         if (error) {
             goto error;
         }
@@ -1097,8 +1034,10 @@ netdev_hw_reconfigure(struct netdev *netdev)
     notify = !dev->configured;
     dev->configured = true;
     VLOG_DBG("hw port %s: device %s (%s): %d rx queues, %d tx queues, "
-             "%d miss rules", netdev_get_name(netdev), dev->devname,
-             dev->ops->name, dev->n_rxq, dev->n_txq, (int) N_MISS_RULES);
+             "%d miss rules, %s steering", netdev_get_name(netdev),
+             dev->devname, dev->ops->name, dev->n_rxq, dev->n_txq,
+             netdev_hw_base_n_rules(dev->base),
+             netdev_hw_steering_name(dev->steering));
     netdev_change_seq_changed(netdev);
     ovs_mutex_unlock(&dev->mutex);
 
@@ -1115,7 +1054,8 @@ error:
     netdev_hw_teardown(dev);
     netdev_change_seq_changed(netdev);
     char *config = netdev_hw_config_string(dev->req_device, dev->req_n_rxq,
-                                           dev->req_rss_key);
+                                           dev->req_rss_key,
+                                           dev->req_steering);
     char *reason = dev->fail_reason;
     dev->fail_reason = NULL;
     ovs_mutex_unlock(&dev->mutex);
@@ -1537,11 +1477,7 @@ netdev_hw_get_device(const struct netdev *netdev,
     ovs_mutex_lock(&dev->mutex);
     ok = dev->configured;
     if (ok) {
-        device->ops = dev->ops;
-        device->ctx = dev->ctx;
-        device->caps = &dev->caps;
-        device->devname = dev->devname;
-        device->port_num = NETDEV_HW_PORT_NUM;
+        netdev_hw_device_of(dev, device);
     }
     ovs_mutex_unlock(&dev->mutex);
     return ok;
@@ -1663,7 +1599,6 @@ netdev_hw_format(const struct netdev *netdev, struct ds *ds)
 
     const struct hw_dev_caps *caps = &dev->caps;
     size_t n_entries = (size_t) 1 << dev->ind_log;
-    int n_rules = 0, n_guards = 0, n_default = 0;
 
     ds_put_format(ds, "device %s: backend %s, firmware %s, port %d, "
                   "mac "ETH_ADDR_FMT", mtu %d\n",
@@ -1700,23 +1635,6 @@ netdev_hw_format(const struct netdev *netdev, struct ds *ds)
         ds_put_cstr(ds, "\n");
     }
 
-    for (size_t i = 0; i < N_MISS_RULES; i++) {
-        if (!dev->miss_flows[i]) {
-            continue;
-        }
-        switch (miss_rules[i].kind) {
-        case MISS_KIND_MISS:
-            n_rules++;
-            break;
-        case MISS_KIND_VLAN_GUARD:
-            n_guards++;
-            break;
-        case MISS_KIND_DEFAULT:
-            n_default++;
-            break;
-        }
-    }
-    ds_put_format(ds, "  miss rules: %d per type, %d vlan guard, "
-                  "%d default\n", n_rules, n_guards, n_default);
+    netdev_hw_base_format(dev->base, ds);
     ovs_mutex_unlock(&dev->mutex);
 }

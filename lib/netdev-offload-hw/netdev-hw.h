@@ -29,6 +29,7 @@
 
 struct netdev;
 struct ds;
+struct hw_pipeline;
 
 /* Registers the netdev class.  Called once from netdev_hw_register(). */
 void netdev_hw_register_class(void);
@@ -45,6 +46,9 @@ struct netdev_hw_device {
     const struct hw_dev_caps *caps;
     const char *devname;         /* options:device. */
     uint8_t port_num;            /* Verbs port number, from 1. */
+    struct hw_pipeline *pipeline;   /* The pipeline of tables the port's
+                                     * rules go to (options:steering=dr),
+                                     * NULL for the verbs root table. */
 };
 bool netdev_hw_get_device(const struct netdev *, struct netdev_hw_device *);
 

@@ -1,0 +1,360 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "hw-flow-dr.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "hw-dev.h"
+#include "hw-encode-dr.h"
+#include "hw-pipeline.h"
+#include "hw-rule.h"
+#include "netdev-hw.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/ofpbuf.h"
+#include "openvswitch/vlog.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(hw_flow_dr);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+/* Appends the modify-header commands of 'rw' to 'cmds'. */
+static void
+hw_flow_dr_modify(const struct hw_rule *rule, struct ofpbuf *cmds)
+{
+    const struct hw_rewrite *rw = &rule->rewrite;
+    bool ipv6 = rule->outer.present & HW_HDR_IPV6;
+
+    if (rw->set & (1u << HW_SET_ETH_SRC)) {
+        hw_dr_modify_set_mac(cmds, true, rw->eth_src);
+    }
+    if (rw->set & (1u << HW_SET_ETH_DST)) {
+        hw_dr_modify_set_mac(cmds, false, rw->eth_dst);
+    }
+    if (rw->set & (1u << HW_SET_IPV4_SRC)) {
+        hw_dr_modify_set_ipv4(cmds, true, rw->ipv4_src);
+    }
+    if (rw->set & (1u << HW_SET_IPV4_DST)) {
+        hw_dr_modify_set_ipv4(cmds, false, rw->ipv4_dst);
+    }
+    if (rw->set & (1u << HW_SET_IPV6_SRC)) {
+        hw_dr_modify_set_ipv6(cmds, true, &rw->ipv6_src);
+    }
+    if (rw->set & (1u << HW_SET_IPV6_DST)) {
+        hw_dr_modify_set_ipv6(cmds, false, &rw->ipv6_dst);
+    }
+    if (rw->set & (1u << HW_SET_TTL)) {
+        hw_dr_modify_set_ttl(cmds, ipv6, rw->ttl);
+    }
+    if (rw->set & (1u << HW_SET_L4_SRC)) {
+        hw_dr_modify_set_port(cmds, rw->l4_tcp, true, rw->l4_src);
+    }
+    if (rw->set & (1u << HW_SET_L4_DST)) {
+        hw_dr_modify_set_port(cmds, rw->l4_tcp, false, rw->l4_dst);
+    }
+}
+
+static bool
+hw_reformat_is_decap(enum hw_reformat_type type)
+{
+    return type == HW_REFORMAT_L2_DECAP || type == HW_REFORMAT_L3_DECAP;
+}
+
+static enum mlx5dv_flow_action_packet_reformat_type
+hw_flow_dr_reformat_type(enum hw_reformat_type type)
+{
+    switch (type) {
+    case HW_REFORMAT_L2_DECAP:
+        return MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TUNNEL_TO_L2;
+    case HW_REFORMAT_L3_DECAP:
+        return MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L3_TUNNEL_TO_L2;
+    case HW_REFORMAT_L2_ENCAP:
+        return MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L2_TUNNEL;
+    case HW_REFORMAT_L3_ENCAP:
+        return MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L3_TUNNEL;
+    case HW_REFORMAT_NONE:
+    default:
+        OVS_NOT_REACHED();
+    }
+}
+
+/* Gives back what 'flow' holds but its rule, in reverse order. */
+static void
+hw_flow_dr_release(struct hw_pipeline *p, const struct netdev_hw_device *dev,
+                   struct hw_flow_dr *flow)
+{
+    while (flow->n_actions) {
+        hw_pipeline_action_unref(p, flow->actions[--flow->n_actions]);
+    }
+    if (flow->counter) {
+        int error = dev->ops->dr_counter_destroy(flow->counter);
+
+        if (error) {
+            VLOG_WARN_RL(&rl, "%s: dr_counter_destroy failed: %s",
+                         dev->devname, ovs_strerror(error));
+        }
+        flow->counter = NULL;
+    }
+    hw_pipeline_matcher_unref(p, flow->matcher);
+    flow->matcher = NULL;
+}
+
+/* Takes a reference to the action 'attr' for 'flow'. */
+static int
+hw_flow_dr_add_action(struct hw_pipeline *p, enum mlx5dv_dr_domain_type dom,
+                      const struct hw_dr_action_attr *attr,
+                      struct hw_flow_dr *flow)
+{
+    struct hw_pipe_action *action;
+    int error;
+
+    ovs_assert(flow->n_actions < HW_FLOW_DR_MAX_ACTIONS);
+    error = hw_pipeline_action_ref(p, dom, attr, &action);
+    if (!error) {
+        flow->actions[flow->n_actions++] = action;
+    }
+    return error;
+}
+
+int
+hw_flow_dr_install(struct hw_pipeline *p, const struct netdev_hw_device *dev,
+                   uint32_t level, struct ibv_qp *dest,
+                   const struct hw_rule *rule, struct hw_flow_dr *flow,
+                   struct ds *reason)
+{
+    return hw_flow_dr_install_at(p, dev, level, hw_rule_priority(rule), dest,
+                                 rule, flow, reason);
+}
+
+int
+hw_flow_dr_install_at(struct hw_pipeline *p,
+                      const struct netdev_hw_device *dev, uint32_t level,
+                      uint16_t priority, struct ibv_qp *dest,
+                      const struct hw_rule *rule, struct hw_flow_dr *flow,
+                      struct ds *reason)
+{
+    enum mlx5dv_dr_domain_type dom = (rule->egress
+                                      ? MLX5DV_DR_DOMAIN_TYPE_NIC_TX
+                                      : MLX5DV_DR_DOMAIN_TYPE_NIC_RX);
+    struct mlx5dv_dr_action *dr_actions[HW_FLOW_DR_MAX_ACTIONS];
+    const struct hw_rewrite *rw = &rule->rewrite;
+    struct hw_dr_match mask, value;
+    struct hw_dr_action_attr attr;
+    const char *step;
+    int error;
+
+    memset(flow, 0, sizeof *flow);
+    flow->level = level;
+
+    if (!rule->egress && rule->fate == HW_FATE_RSS && !dest) {
+        ds_put_cstr(reason, "no destination QP: port not configured");
+        return ENODEV;
+    }
+    error = hw_encode_dr_match(rule, &mask, &value, reason);
+    if (error) {
+        return error;
+    }
+
+    step = "dr_matcher_create";
+    error = hw_pipeline_matcher_ref(p, dom, level, priority, mask.criteria,
+                                    mask.buf, mask.match_sz, &flow->matcher);
+    if (error) {
+        goto error;
+    }
+
+    step = "dr_action_create";
+    if (rule->reformat != HW_REFORMAT_NONE
+        && hw_reformat_is_decap(rule->reformat)) {
+        attr = (struct hw_dr_action_attr) {
+            .type = HW_DR_ACTION_REFORMAT,
+            .reformat = {
+                .type = hw_flow_dr_reformat_type(rule->reformat),
+                .size = rule->reformat_len,
+                .data = rule->reformat_len ? rule->reformat_data : NULL,
+            },
+        };
+        error = hw_flow_dr_add_action(p, dom, &attr, flow);
+        if (error) {
+            goto error;
+        }
+    }
+    if (rw->pop_vlan) {
+        attr = (struct hw_dr_action_attr) { .type = HW_DR_ACTION_POP_VLAN };
+        error = hw_flow_dr_add_action(p, dom, &attr, flow);
+        if (error) {
+            goto error;
+        }
+    }
+    if (rw->set) {
+        uint64_t stub[HW_DR_MAX_MODIFY * 2];
+        struct ofpbuf cmds;
+
+        ofpbuf_use_stub(&cmds, stub, sizeof stub);
+        hw_flow_dr_modify(rule, &cmds);
+        attr = (struct hw_dr_action_attr) {
+            .type = HW_DR_ACTION_MODIFY_HEADER,
+            .modify = { .size = cmds.size, .commands = cmds.data },
+        };
+        error = hw_flow_dr_add_action(p, dom, &attr, flow);
+        ofpbuf_uninit(&cmds);
+        if (error) {
+            goto error;
+        }
+    }
+    if (rw->push_vlan) {
+        attr = (struct hw_dr_action_attr) {
+            .type = HW_DR_ACTION_PUSH_VLAN,
+            .vlan_hdr = htonl((uint32_t) ntohs(rw->push_tpid) << 16
+                              | ntohs(rw->push_tci)),
+        };
+        error = hw_flow_dr_add_action(p, dom, &attr, flow);
+        if (error) {
+            goto error;
+        }
+    }
+    if (rule->reformat != HW_REFORMAT_NONE
+        && !hw_reformat_is_decap(rule->reformat)) {
+        attr = (struct hw_dr_action_attr) {
+            .type = HW_DR_ACTION_REFORMAT,
+            .reformat = {
+                .type = hw_flow_dr_reformat_type(rule->reformat),
+                .size = rule->reformat_len,
+                .data = rule->reformat_data,
+            },
+        };
+        error = hw_flow_dr_add_action(p, dom, &attr, flow);
+        if (error) {
+            goto error;
+        }
+    }
+    if (rule->has_tag) {
+        attr = (struct hw_dr_action_attr) {
+            .type = HW_DR_ACTION_TAG, .tag = rule->tag,
+        };
+        error = hw_flow_dr_add_action(p, dom, &attr, flow);
+        if (error) {
+            goto error;
+        }
+    }
+    if (rule->count) {
+        step = "dr_counter_create";
+        error = dev->ops->dr_counter_create(dev->ctx, &flow->counter);
+        if (error) {
+            flow->counter = NULL;
+            goto error;
+        }
+        step = "dr_action_create";
+        attr = (struct hw_dr_action_attr) {
+            .type = HW_DR_ACTION_COUNTER,
+            .counter = { .obj = flow->counter, .offset = 0 },
+        };
+        error = hw_flow_dr_add_action(p, dom, &attr, flow);
+        if (error) {
+            goto error;
+        }
+    }
+
+    /* The fate.  An egress rule ends with the domain's default: the
+     * packet goes on to the wire. */
+    if (rule->egress) {
+        attr = (struct hw_dr_action_attr) {
+            .type = HW_DR_ACTION_DEFAULT_MISS,
+        };
+    } else if (rule->fate == HW_FATE_DROP) {
+        attr = (struct hw_dr_action_attr) { .type = HW_DR_ACTION_DROP };
+    } else if (rule->fate == HW_FATE_TABLE) {
+        step = "dr_table_create";
+        attr = (struct hw_dr_action_attr) {
+            .type = HW_DR_ACTION_DEST_TABLE,
+        };
+        error = hw_pipeline_table(p, dom, rule->fate_level, &attr.table);
+        if (error) {
+            goto error;
+        }
+        step = "dr_action_create";
+    } else {
+        attr = (struct hw_dr_action_attr) {
+            .type = HW_DR_ACTION_DEST_QP, .qp = dest,
+        };
+    }
+    error = hw_flow_dr_add_action(p, dom, &attr, flow);
+    if (error) {
+        goto error;
+    }
+
+    for (size_t i = 0; i < flow->n_actions; i++) {
+        dr_actions[i] = hw_pipe_action_dr(flow->actions[i]);
+    }
+    step = "dr_rule_create";
+    error = dev->ops->dr_rule_create(hw_pipe_matcher_dr(flow->matcher),
+                                     hw_dr_match_params(&value),
+                                     flow->n_actions, dr_actions,
+                                     &flow->rule);
+    if (error) {
+        flow->rule = NULL;
+        goto error;
+    }
+    return 0;
+
+error:
+    ds_put_format(reason, "%s: %s", step, ovs_strerror(error));
+    hw_flow_dr_release(p, dev, flow);
+    return error;
+}
+
+int
+hw_flow_dr_uninstall(struct hw_pipeline *p,
+                     const struct netdev_hw_device *dev,
+                     struct hw_flow_dr *flow)
+{
+    if (flow->rule) {
+        int error;
+
+        if (flow->counter
+            && !dev->ops->dr_counter_query(flow->counter,
+                                           &flow->final_packets,
+                                           &flow->final_bytes)) {
+            flow->final_valid = true;
+        }
+        error = dev->ops->dr_rule_destroy(flow->rule);
+        if (error) {
+            return error;
+        }
+        flow->rule = NULL;
+    }
+    hw_flow_dr_release(p, dev, flow);
+    return 0;
+}
+
+int
+hw_flow_dr_read(const struct netdev_hw_device *dev,
+                const struct hw_flow_dr *flow,
+                uint64_t *packets, uint64_t *bytes)
+{
+    *packets = *bytes = 0;
+    if (!flow->counter) {
+        if (flow->final_valid) {
+            *packets = flow->final_packets;
+            *bytes = flow->final_bytes;
+            return 0;
+        }
+        return EOPNOTSUPP;
+    }
+    return dev->ops->dr_counter_query(flow->counter, packets, bytes);
+}

@@ -1,0 +1,93 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef HW_FLOW_DR_H
+#define HW_FLOW_DR_H 1
+
+/* The pipeline objects of one offloaded rule, created all or none: the
+ * dr twin of hw-flow.h.
+ *
+ * hw_flow_dr_install() encodes the rule's match into a mask and a value
+ * (hw-encode-dr.h), takes references to the shared matcher and actions of
+ * the pipeline (hw-pipeline.h), creates a counter if the rule counts, and
+ * then the rule, with its actions in the device's order: decap, pop VLAN,
+ * modify header, push VLAN, encap, tag, counter, and the fate (the RSS QP,
+ * drop, or the domain's default for egress rules).  On any failure,
+ * everything taken or created for the rule is given back. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ds;
+struct hw_pipeline;
+struct hw_pipe_action;
+struct hw_pipe_matcher;
+struct hw_rule;
+struct ibv_qp;
+struct mlx5dv_devx_obj;
+struct mlx5dv_dr_rule;
+struct netdev_hw_device;
+
+#define HW_FLOW_DR_MAX_ACTIONS 8
+
+struct hw_flow_dr {
+    struct hw_pipe_matcher *matcher;
+    struct hw_pipe_action *actions[HW_FLOW_DR_MAX_ACTIONS];
+    size_t n_actions;
+    struct mlx5dv_devx_obj *counter;    /* NULL if the rule counts nothing. */
+    struct mlx5dv_dr_rule *rule;
+    uint32_t level;                     /* Its table's level. */
+
+    /* Counter values read just before the rule went. */
+    bool final_valid;
+    uint64_t final_packets;
+    uint64_t final_bytes;
+};
+
+/* Installs 'rule' in the table of 'level' of the pipeline 'p' of 'dev',
+ * delivering to 'dest' (an RSS QP of the port) if its fate is RSS.
+ * Returns 0, or a positive errno value with the failed step appended to
+ * 'reason', e.g. "dr_rule_create: No space left on device"; then nothing
+ * remains on the device. */
+int hw_flow_dr_install(struct hw_pipeline *p,
+                       const struct netdev_hw_device *dev, uint32_t level,
+                       struct ibv_qp *dest, const struct hw_rule *rule,
+                       struct hw_flow_dr *flow, struct ds *reason);
+
+/* The same, at matcher priority 'priority' instead of the rule's band
+ * (hw_rule_priority()). */
+int hw_flow_dr_install_at(struct hw_pipeline *p,
+                          const struct netdev_hw_device *dev, uint32_t level,
+                          uint16_t priority, struct ibv_qp *dest,
+                          const struct hw_rule *rule,
+                          struct hw_flow_dr *flow, struct ds *reason);
+
+/* Destroys the rule of 'flow', reading its counter first, then gives back
+ * its actions and matcher.  Returns 0, or the errno of a failed rule
+ * destroy: then the rule is still live and 'flow' still owns everything
+ * (a later call retries). */
+int hw_flow_dr_uninstall(struct hw_pipeline *p,
+                         const struct netdev_hw_device *dev,
+                         struct hw_flow_dr *flow);
+
+/* Reads the packets and bytes counted for 'flow' (or kept at uninstall).
+ * EOPNOTSUPP if it counts nothing. */
+int hw_flow_dr_read(const struct netdev_hw_device *dev,
+                    const struct hw_flow_dr *flow,
+                    uint64_t *packets, uint64_t *bytes);
+
+#endif /* hw-flow-dr.h */

@@ -25,6 +25,7 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-fwdump.c \
 	netdev-offload-hw/tests/test-hw-hbl.c \
 	netdev-offload-hw/tests/test-hw-model.c \
+	netdev-offload-hw/tests/test-hw-model-dr.c \
 	netdev-offload-hw/tests/test-hw-model-flow.c \
 	netdev-offload-hw/tests/test-hw-model-port.c \
 	netdev-offload-hw/tests/test-hw-model-port.h \

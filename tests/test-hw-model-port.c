@@ -25,6 +25,7 @@
 #include "hw-toeplitz.h"
 #include "openvswitch/types.h"
 #include "test-hw-check.h"
+#include "test-hw-frame.h"
 #include "util.h"
 
 /* Opens 'devname' with a CQ and a ready WQ of 'depth' entries each, behind
@@ -124,6 +125,27 @@ model_stats(const char *devname)
 
     CHECK_ERR(hw_model_get_stats(devname, &stats), 0);
     return stats;
+}
+
+void
+model_port_check_rx(const struct model_port *p, const struct frame *f,
+                    const struct frame *want, size_t want_skip, uint32_t tag)
+{
+    struct dp_packet_batch batch;
+    uint32_t mark;
+
+    CHECK_ERR(hw_model_receive(p->devname, packet_from(f, 0)), 0);
+    dp_packet_batch_init(&batch);
+    CHECK_ERR(hw_model_ops.rx_burst(p->wq, p->cq, &batch), 0);
+    CHECK_EQ(dp_packet_batch_size(&batch), 1);
+    CHECK_PACKET(batch.packets[0], want, want_skip);
+    if (tag) {
+        CHECK(dp_packet_has_flow_mark(batch.packets[0], &mark));
+        CHECK_EQ(mark, tag);
+    } else {
+        CHECK(!dp_packet_has_flow_mark(batch.packets[0], &mark));
+    }
+    dp_packet_delete_batch(&batch, true);
 }
 
 void

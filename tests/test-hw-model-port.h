@@ -29,6 +29,7 @@
 #include "hw-model.h"
 
 struct dp_packet;
+struct frame;
 
 struct model_port {
     const char *devname;
@@ -46,6 +47,12 @@ void model_port_create(struct model_port *, const char *devname,
 struct ibv_qp *model_port_create_send_qp(struct model_port *);
 void model_port_destroy(struct model_port *);
 struct hw_model_stats model_stats(const char *devname);
+
+/* Puts 'f' on the wire of 'p' and checks that its WQ receives 'want' from
+ * its byte 'want_skip' on, with flow mark 'tag' (0: none). */
+void model_port_check_rx(const struct model_port *, const struct frame *f,
+                         const struct frame *want, size_t want_skip,
+                         uint32_t tag);
 
 /* The far end of a model device's wire: a copy of every frame put on it,
  * with hw_model_set_wire_tx(devname, capture_tx, &capture). */

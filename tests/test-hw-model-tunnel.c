@@ -582,21 +582,7 @@ static void
 check_rx(const struct setup *s, const struct frame *f,
          const struct frame *want, size_t want_skip, uint32_t tag)
 {
-    struct dp_packet_batch batch;
-    uint32_t mark;
-
-    CHECK_ERR(hw_model_receive(s->port.devname, packet_from(f, 0)), 0);
-    dp_packet_batch_init(&batch);
-    CHECK_ERR(ops->rx_burst(s->port.wq, s->port.cq, &batch), 0);
-    CHECK_EQ(dp_packet_batch_size(&batch), 1);
-    CHECK_PACKET(batch.packets[0], want, want_skip);
-    if (tag) {
-        CHECK(dp_packet_has_flow_mark(batch.packets[0], &mark));
-        CHECK_EQ(mark, tag);
-    } else {
-        CHECK(!dp_packet_has_flow_mark(batch.packets[0], &mark));
-    }
-    dp_packet_delete_batch(&batch, true);
+    model_port_check_rx(&s->port, f, want, want_skip, tag);
 }
 
 static void

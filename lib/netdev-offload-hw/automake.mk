@@ -33,6 +33,11 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-afpacket.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-afpacket.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dr.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dr-action.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dr.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dr-path.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dr-private.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-flow.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-flow.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-fwdump.c \

@@ -80,7 +80,7 @@ enum hw_dr_action_type {
     HW_DR_ACTION_DEST_QP,       /* NIC RX only. */
     HW_DR_ACTION_DEST_TABLE,
     HW_DR_ACTION_DEST_VPORT,    /* FDB only. */
-    HW_DR_ACTION_DEST_ARRAY,    /* FDB only. */
+    HW_DR_ACTION_DEST_ARRAY,    /* NIC RX and FDB (libmlx5 refuses NIC TX). */
     HW_DR_ACTION_COUNTER,
     HW_DR_ACTION_REFORMAT,
     HW_DR_ACTION_MODIFY_HEADER,

@@ -543,8 +543,9 @@ set_outer(struct hw_model_parsed *p, const struct hw_model_layer *l)
 }
 
 /* The reverse of set_outer(). */
-static void
-get_outer(const struct hw_model_parsed *p, struct hw_model_layer *l)
+void
+hw_model_parsed_outer(const struct hw_model_parsed *p,
+                      struct hw_model_layer *l)
 {
     memset(l, 0, sizeof *l);
     l->has_eth = true;
@@ -673,7 +674,7 @@ packet_to_match(const struct hw_model_parsed *p, struct fte_match *m,
     memset(m, 0, sizeof *m);
     *present = 0;
 
-    get_outer(p, &outer);
+    hw_model_parsed_outer(p, &outer);
     layer_to_match(&outer, &m->outer, misc->outer_ipv6_flow_label);
 
     for (int i = 0; i < HW_MODEL_N_MPLS_POS; i++) {
@@ -2549,10 +2550,13 @@ fill_verdict(const struct model_fte *fte, struct hw_model_verdict *v)
     v->reformat = CONST_CAST(struct ibv_flow_action *, fte->action.reformat);
 }
 
-void
-hw_model_steering_lookup(struct hw_model_steering *st,
-                         const struct hw_model_parsed *parsed, size_t len,
-                         bool egress, struct hw_model_verdict *verdict)
+/* Looks 'parsed' up in the rules of the first 'n_prios' core priorities,
+ * then, if 'all', in the sniffer and leftover rules too. */
+static void
+steering_lookup(struct hw_model_steering *st,
+                const struct hw_model_parsed *parsed, size_t len,
+                bool egress, size_t n_prios, bool all,
+                struct hw_model_verdict *verdict)
 {
     struct model_table *tables = egress ? st->egress : st->ingress;
     struct model_fte *dont_trap = NULL;
@@ -2564,12 +2568,14 @@ hw_model_steering_lookup(struct hw_model_steering *st,
     packet_to_match(parsed, &pkt, &present);
 
     /* A sniffer gets a copy and changes nothing else. */
-    fte = table_lookup(&st->sniffer[egress], &pkt, present);
-    if (fte) {
-        fte_hit(fte, len);
+    if (all) {
+        fte = table_lookup(&st->sniffer[egress], &pkt, present);
+        if (fte) {
+            fte_hit(fte, len);
+        }
     }
 
-    for (size_t i = 0; i < st->n_prios; i++) {
+    for (size_t i = 0; i < n_prios; i++) {
         fte = table_lookup(&tables[i], &pkt, present);
         if (!fte) {
             continue;
@@ -2587,7 +2593,7 @@ hw_model_steering_lookup(struct hw_model_steering *st,
         return;
     }
 
-    if (!egress) {
+    if (!egress && all) {
         fte = table_lookup(&st->leftovers, &pkt, present);
         if (fte) {
             fte_hit(fte, len);
@@ -2598,6 +2604,36 @@ hw_model_steering_lookup(struct hw_model_steering *st,
     if (dont_trap) {
         fill_verdict(dont_trap, verdict);
     }
+}
+
+void
+hw_model_steering_lookup(struct hw_model_steering *st,
+                         const struct hw_model_parsed *parsed, size_t len,
+                         bool egress, struct hw_model_verdict *verdict)
+{
+    steering_lookup(st, parsed, len, egress, st->n_prios, true, verdict);
+}
+
+void
+hw_model_steering_lookup_upto(struct hw_model_steering *st,
+                              const struct hw_model_parsed *parsed,
+                              size_t len, bool egress, uint16_t max_priority,
+                              struct hw_model_verdict *verdict)
+{
+    /* Priority p holds core priorities 2p and 2p + 1; the last one is for
+     * multicast-only rules, below every priority. */
+    size_t n_prios = MIN(2 * (size_t) max_priority + 2, st->n_prios - 1);
+
+    steering_lookup(st, parsed, len, egress, n_prios, false, verdict);
+}
+
+void
+hw_model_steering_lookup_default(struct hw_model_steering *st,
+                                 const struct hw_model_parsed *parsed,
+                                 size_t len, bool egress,
+                                 struct hw_model_verdict *verdict)
+{
+    steering_lookup(st, parsed, len, egress, 0, true, verdict);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -139,6 +139,10 @@ struct hw_model_parsed {
 #define HW_MODEL_VXLAN_PORT_IANA 4789
 #define HW_MODEL_MAX_VXLAN_PORTS 4
 
+/* Stores the outer headers of 'parsed' into 'layer'. */
+void hw_model_parsed_outer(const struct hw_model_parsed *parsed,
+                           struct hw_model_layer *layer);
+
 /* Parses 'packet' as the hardware parser would, taking UDP destination
  * port 4789 only as VXLAN. */
 void hw_model_parse(const struct dp_packet *, struct hw_model_parsed *);
@@ -213,6 +217,23 @@ struct hw_model_verdict {
 void hw_model_steering_lookup(struct hw_model_steering *,
                               const struct hw_model_parsed *, size_t len,
                               bool egress, struct hw_model_verdict *);
+
+/* Looks 'parsed' up in the NORMAL rules of priority 'max_priority' or less
+ * only, as hw_model_steering_lookup() does otherwise: the verbs rules that
+ * come first in a root table that pipeline (dr) rules share.  The sniffer
+ * and the leftover (ALL_DEFAULT, MC_DEFAULT) rules are not looked at. */
+void hw_model_steering_lookup_upto(struct hw_model_steering *,
+                                   const struct hw_model_parsed *,
+                                   size_t len, bool egress,
+                                   uint16_t max_priority,
+                                   struct hw_model_verdict *);
+
+/* Looks 'parsed' up in the sniffer and leftover rules only: where a packet
+ * goes that a root rule forwards to the next namespace. */
+void hw_model_steering_lookup_default(struct hw_model_steering *,
+                                      const struct hw_model_parsed *,
+                                      size_t len, bool egress,
+                                      struct hw_model_verdict *);
 
 /* ibv_counters, with mlx5's static attach semantics. */
 int hw_model_counters_create(struct ibv_context *, struct ibv_counters **);

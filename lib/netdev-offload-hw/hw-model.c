@@ -29,6 +29,7 @@
 #include "hash.h"
 #include "hw-dev.h"
 #include "hw-model-afpacket.h"
+#include "hw-model-dr.h"
 #include "hw-model-flow.h"
 #include "hw-model-fwdump.h"
 #include "hw-model-hbl.h"
@@ -86,7 +87,8 @@ COVERAGE_DEFINE(hw_model_fault);
     MODEL_OP(READ_COUNTERS, "read_counters")                \
     MODEL_OP(DESTROY_COUNTERS, "destroy_counters")          \
     MODEL_OP(CREATE_REFORMAT, "create_reformat")            \
-    MODEL_OP(DESTROY_ACTION, "destroy_action")
+    MODEL_OP(DESTROY_ACTION, "destroy_action")                  \
+    HW_MODEL_DR_OPS(MODEL_OP)
 
 enum model_op {
 #define MODEL_OP(ENUM, NAME) MODEL_OP_##ENUM,
@@ -227,6 +229,7 @@ struct model_dev {
     int n_opens;
     struct hw_dev_caps caps;
     struct hw_model_steering *steering;
+    struct hw_model_dr *dr;     /* The pipeline of tables. */
     struct hmap objects;        /* All model_obj, by hash_pointer(verbs). */
     size_t n_objs[MODEL_N_KINDS];
     uint32_t next_handle;
@@ -343,6 +346,8 @@ model_dev_init_caps(struct model_dev *dev)
         caps->max_encap_header = 0;
         caps->qp_encap = true;
         caps->mac.ea[3] = 0x56;
+    } else {
+        hw_model_dr_init_caps(caps);
     }
     caps->mtu = 1500;
     ovs_strlcpy(caps->fw_ver, "model-1.0", sizeof caps->fw_ver);
@@ -381,6 +386,7 @@ model_dev_create(const char *devname, unsigned int number)
     limits.sniffer = false;
     limits.cap_net_raw = true;
     dev->steering = hw_model_steering_create(&limits);
+    dev->dr = hw_model_dr_create(&dev->ctx, &dev->caps);
 
     /* Not INFO: OVS's autotest start-up check rejects any INFO line it
      * does not expect, and a device is created when its port is added. */
@@ -527,7 +533,45 @@ model_total_objects(const struct model_dev *dev)
     for (int i = 0; i < MODEL_N_KINDS; i++) {
         total += dev->n_objs[i];
     }
-    return total;
+    return total + hw_model_dr_n_objects(dev->dr);
+}
+
+/* The pipeline's way into its device (hw-model-dr.h). */
+
+BUILD_ASSERT_DECL(MODEL_OP_DR_COUNTER_DESTROY - MODEL_OP_DR_DOMAIN_CREATE + 1
+                  == HW_MODEL_DR_N_OPS);
+
+struct hw_model_dr *
+hw_model_dr_lock(struct ibv_context *ctx, enum hw_model_dr_op op,
+                 int *errorp)
+    OVS_NO_THREAD_SAFETY_ANALYSIS
+{
+    struct model_dev *dev = model_dev_from_ctx(ctx);
+
+    ovs_mutex_lock(&dev->mutex);
+    *errorp = model_fault_check(dev, MODEL_OP_DR_DOMAIN_CREATE + op);
+    return dev->dr;
+}
+
+void
+hw_model_dr_unlock(struct ibv_context *ctx)
+    OVS_NO_THREAD_SAFETY_ANALYSIS
+{
+    ovs_mutex_unlock(&model_dev_from_ctx(ctx)->mutex);
+}
+
+int
+hw_model_dr_qp_ref(struct ibv_context *ctx, struct ibv_qp *ibv_qp, int delta)
+    OVS_NO_THREAD_SAFETY_ANALYSIS
+{
+    struct model_dev *dev = model_dev_from_ctx(ctx);
+    struct model_qp *qp = MODEL_FIND(dev, ibv_qp, MODEL_QP, struct model_qp);
+
+    if (!qp) {
+        return EINVAL;
+    }
+    qp->obj.users += delta;
+    return 0;
 }
 
 /* Device. */
@@ -1827,53 +1871,47 @@ model_apply_decap(struct model_dev *dev, struct dp_packet *packet,
     }
 }
 
-/* Delivers 'packet' arriving on 'dev''s wire.  Returns 0 if it was queued
- * on a WQ, otherwise frees it and returns the reason (see hw-model.h). */
+/* Delivers 'packet', which 'parsed' describes, as the ingress 'verdict'
+ * says.  Returns 0 if it was queued on a WQ, otherwise frees it and returns
+ * the reason (see hw-model.h). */
 static int
-model_receive(struct model_dev *dev, struct dp_packet *packet,
-              const struct hw_model_parsed *parsed)
+model_deliver(struct model_dev *dev, struct dp_packet *packet,
+              const struct hw_model_parsed *parsed,
+              const struct hw_model_verdict *verdict)
     OVS_REQUIRES(dev->mutex)
 {
     struct hw_model_stats *stats = &dev->stats;
-    struct hw_model_verdict verdict;
     struct model_rx_entry *entry;
     struct model_ind_table *table;
     struct model_wq *wq;
     struct model_qp *qp;
     uint32_t hash;
-    size_t size = dp_packet_size(packet);
     int error;
 
-    COVERAGE_INC(hw_model_rx);
-    stats->rx_packets++;
-    stats->rx_bytes += size;
-
-    memset(&verdict, 0, sizeof verdict);
-    hw_model_steering_lookup(dev->steering, parsed, size, false, &verdict);
-    if (!verdict.matched) {
+    if (!verdict->matched) {
         /* No default path: the plugin installs ALL_DEFAULT miss rules. */
         model_count_drop(&stats->rx_drop_no_rule);
         error = ENOENT;
         goto drop;
     }
-    if (verdict.drop || !verdict.qp) {
+    if (verdict->drop || !verdict->qp) {
         model_count_drop(&stats->rx_drop_rule);
         error = EPERM;
         goto drop;
     }
 
     /* A flow's QP cannot be destroyed while the flow exists. */
-    qp = CONTAINER_OF(verdict.qp, struct model_qp, qp);
+    qp = CONTAINER_OF(verdict->qp, struct model_qp, qp);
     if (!qp->rss) {
         model_count_drop(&stats->rx_drop_no_rq);
         error = EPROTOTYPE;
         goto drop;
     }
 
-    if (verdict.reformat) {
+    if (verdict->reformat) {
         /* A flow's reformat cannot be destroyed while the flow exists. */
         model_apply_decap(dev, packet, parsed,
-                          CONTAINER_OF(verdict.reformat,
+                          CONTAINER_OF(verdict->reformat,
                                        struct model_reformat, action));
     }
 
@@ -1897,7 +1935,7 @@ model_receive(struct model_dev *dev, struct dp_packet *packet,
 
     entry = &wq->ring[wq->tail & (wq->ring_size - 1)];
     entry->packet = packet;
-    entry->tag = verdict.tag;
+    entry->tag = verdict->tag;
     entry->hash = hash;
     wq->tail++;
     wq->n_queued++;
@@ -1908,6 +1946,59 @@ model_receive(struct model_dev *dev, struct dp_packet *packet,
 drop:
     dp_packet_delete(packet);
     return error;
+}
+
+static void model_wire_out(struct model_dev *, struct dp_packet *);
+
+/* Delivers every copy of a packet that the pipeline made.  Returns 0 if
+ * one of them was queued on a WQ or left on the wire, otherwise the reason
+ * for the last one. */
+static int
+model_receive_dr(struct model_dev *dev, struct dp_packet *packet)
+    OVS_REQUIRES(dev->mutex)
+{
+    struct hw_model_dr_result result;
+    bool delivered = false;
+    int error = ENOENT;
+
+    hw_model_dr_receive(dev->dr, dev->steering, packet, &dev->stats,
+                        &result);
+    for (size_t i = 0; i < result.n; i++) {
+        struct hw_model_dr_output *out = &result.out[i];
+        struct hw_model_parsed parsed;
+
+        if (out->fate == HW_MODEL_DR_WIRE) {
+            model_wire_out(dev, out->packet);
+            dp_packet_delete(out->packet);
+            error = 0;
+        } else {
+            hw_model_steering_parse(dev->steering, out->packet, &parsed);
+            error = model_deliver(dev, out->packet, &parsed, &out->verdict);
+        }
+        delivered |= !error;
+    }
+    return delivered ? 0 : error;
+}
+
+/* Delivers 'packet' arriving on 'dev''s wire.  Returns 0 if it was queued
+ * on a WQ, otherwise frees it and returns the reason (see hw-model.h). */
+static int
+model_receive(struct model_dev *dev, struct dp_packet *packet,
+              const struct hw_model_parsed *parsed)
+    OVS_REQUIRES(dev->mutex)
+{
+    struct hw_model_verdict verdict;
+
+    COVERAGE_INC(hw_model_rx);
+    dev->stats.rx_packets++;
+    dev->stats.rx_bytes += dp_packet_size(packet);
+
+    if (hw_model_dr_active(dev->dr, true)) {
+        return model_receive_dr(dev, packet);
+    }
+    hw_model_steering_lookup(dev->steering, parsed, dp_packet_size(packet),
+                             false, &verdict);
+    return model_deliver(dev, packet, parsed, &verdict);
 }
 
 int
@@ -2044,6 +2135,72 @@ model_apply_hbl(struct model_dev *dev, const struct ibv_qp *qp,
     return true;
 }
 
+/* 'packet' leaves on the wire of 'dev'. */
+static void
+model_wire_out(struct model_dev *dev, struct dp_packet *packet)
+    OVS_REQUIRES(dev->mutex)
+{
+    COVERAGE_INC(hw_model_tx);
+    dev->stats.tx_packets++;
+    dev->stats.tx_bytes += dp_packet_size(packet);
+    if (dev->pcap) {
+        ovs_pcap_write(dev->pcap, packet);
+    }
+    if (dev->wire_tx) {
+        dev->wire_tx(dev->wire_tx_aux, packet);
+    }
+}
+
+/* Sends 'packet', which the host put on a send QP, through the egress
+ * rules, then onto the wire.  Returns true if it left.  Frees 'packet'. */
+static bool
+model_send_one(struct model_dev *dev, struct dp_packet *packet,
+               const struct hw_model_verdict *verdict)
+    OVS_REQUIRES(dev->mutex)
+{
+    struct hw_model_stats *stats = &dev->stats;
+    bool sent = false;
+
+    if (verdict->matched && verdict->drop) {
+        model_count_drop(&stats->tx_drop_rule);
+    } else if (verdict->matched && verdict->reformat
+               && !model_apply_encap(dev, packet,
+                                     CONTAINER_OF(verdict->reformat,
+                                                  struct model_reformat,
+                                                  action))) {
+        model_count_drop(&stats->tx_drop_encap);
+    } else {
+        model_wire_out(dev, packet);
+        sent = true;
+    }
+    dp_packet_delete(packet);
+    return sent;
+}
+
+/* Sends 'packet' through the pipeline's NIC TX domain.  Returns true if a
+ * copy of it left on the wire.  Frees 'packet'. */
+static bool
+model_send_dr(struct model_dev *dev, struct dp_packet *packet)
+    OVS_REQUIRES(dev->mutex)
+{
+    struct hw_model_dr_result result;
+    bool sent = false;
+
+    hw_model_dr_send(dev->dr, dev->steering, packet, &dev->stats, &result);
+    for (size_t i = 0; i < result.n; i++) {
+        struct hw_model_dr_output *out = &result.out[i];
+
+        if (out->fate == HW_MODEL_DR_WIRE) {
+            model_wire_out(dev, out->packet);
+            dp_packet_delete(out->packet);
+            sent = true;
+        } else {
+            sent |= model_send_one(dev, out->packet, &out->verdict);
+        }
+    }
+    return sent;
+}
+
 static int
 model_tx_burst(struct ibv_qp *ibv_qp, struct dp_packet_batch *batch)
 {
@@ -2060,45 +2217,25 @@ model_tx_burst(struct ibv_qp *ibv_qp, struct dp_packet_batch *batch)
         struct hw_model_verdict verdict;
         struct hw_model_parsed parsed;
         size_t size = dp_packet_size(packet);
+        bool sent = false;
 
         if (!qp || qp->rss || !qp->max_send_wr || !dp_packet_is_eth(packet)
             || size < ETH_HEADER_LEN) {
             model_count_drop(&stats->tx_drop_invalid);
-            n_dropped++;
+            dp_packet_delete(packet);
         } else if (dev->hbl && !model_apply_hbl(dev, ibv_qp, packet)) {
             model_count_drop(&stats->tx_drop_encap);
-            n_dropped++;
+            dp_packet_delete(packet);
+        } else if (hw_model_dr_active(dev->dr, false)) {
+            sent = model_send_dr(dev, packet);
         } else {
             /* An hbl encap changed the frame. */
-            size = dp_packet_size(packet);
             hw_model_steering_parse(dev->steering, packet, &parsed);
-            memset(&verdict, 0, sizeof verdict);
-            hw_model_steering_lookup(dev->steering, &parsed, size, true,
-                                     &verdict);
-            if (verdict.matched && verdict.drop) {
-                model_count_drop(&stats->tx_drop_rule);
-                n_dropped++;
-            } else if (verdict.matched && verdict.reformat
-                       && !model_apply_encap(dev, packet,
-                                             CONTAINER_OF(verdict.reformat,
-                                                 struct model_reformat,
-                                                 action))) {
-                model_count_drop(&stats->tx_drop_encap);
-                n_dropped++;
-            } else {
-                /* The frame leaves on the wire. */
-                COVERAGE_INC(hw_model_tx);
-                stats->tx_packets++;
-                stats->tx_bytes += dp_packet_size(packet);
-                if (dev->pcap) {
-                    ovs_pcap_write(dev->pcap, packet);
-                }
-                if (dev->wire_tx) {
-                    dev->wire_tx(dev->wire_tx_aux, packet);
-                }
-            }
+            hw_model_steering_lookup(dev->steering, &parsed,
+                                     dp_packet_size(packet), true, &verdict);
+            sent = model_send_one(dev, packet, &verdict);
         }
-        dp_packet_delete(packet);
+        n_dropped += !sent;
     }
     dp_packet_batch_init(batch);
     cannot_send = !qp || qp->rss;
@@ -2149,6 +2286,20 @@ const struct hw_dev_ops hw_model_ops = {
     .destroy_encap = hw_model_hbl_destroy_encap,
     .hbl_modify_qp = hw_model_hbl_modify_qp,
     .hbl_query_port = hw_model_hbl_query_port,
+    .dr_domain_create = hw_model_dr_domain_create,
+    .dr_domain_sync = hw_model_dr_domain_sync,
+    .dr_domain_destroy = hw_model_dr_domain_destroy,
+    .dr_table_create = hw_model_dr_table_create,
+    .dr_table_destroy = hw_model_dr_table_destroy,
+    .dr_matcher_create = hw_model_dr_matcher_create,
+    .dr_matcher_destroy = hw_model_dr_matcher_destroy,
+    .dr_rule_create = hw_model_dr_rule_create,
+    .dr_rule_destroy = hw_model_dr_rule_destroy,
+    .dr_action_create = hw_model_dr_action_create,
+    .dr_action_destroy = hw_model_dr_action_destroy,
+    .dr_counter_create = hw_model_dr_counter_create,
+    .dr_counter_query = hw_model_dr_counter_query,
+    .dr_counter_destroy = hw_model_dr_counter_destroy,
 };
 
 int
@@ -2269,6 +2420,15 @@ static void
 model_fill_objects(struct model_dev *dev, struct hw_model_objects *objs)
     OVS_REQUIRES(dev->mutex)
 {
+    struct hw_model_dr_objects dr;
+
+    hw_model_dr_count(dev->dr, &dr);
+    objs->dr_domain = dr.domain;
+    objs->dr_table = dr.table;
+    objs->dr_matcher = dr.matcher;
+    objs->dr_rule = dr.rule;
+    objs->dr_action = dr.action;
+    objs->dr_counter = dr.counter;
     objs->pd = dev->n_objs[MODEL_PD];
     objs->cq = dev->n_objs[MODEL_CQ];
     objs->wq = dev->n_objs[MODEL_WQ];
@@ -2291,6 +2451,20 @@ hw_model_count_objects(const char *devname, struct hw_model_objects *objs)
     }
     ovs_mutex_lock(&dev->mutex);
     model_fill_objects(dev, objs);
+    ovs_mutex_unlock(&dev->mutex);
+    return 0;
+}
+
+int
+hw_model_set_dr_max_rules(const char *devname, uint32_t max_rules)
+{
+    struct model_dev *dev = model_dev_lookup(devname, false);
+
+    if (!dev) {
+        return ENODEV;
+    }
+    ovs_mutex_lock(&dev->mutex);
+    hw_model_dr_set_max_rules(dev->dr, max_rules);
     ovs_mutex_unlock(&dev->mutex);
     return 0;
 }
@@ -2478,10 +2652,19 @@ model_format_objects(struct model_dev *dev, struct ds *s)
 
     ds_put_format(s, "%s: pd=%"PRIuSIZE" cq=%"PRIuSIZE" wq=%"PRIuSIZE
                   " ind_table=%"PRIuSIZE" qp=%"PRIuSIZE" flow=%"PRIuSIZE
-                  " counters=%"PRIuSIZE" reformat=%"PRIuSIZE
-                  " total=%"PRIuSIZE"\n", dev->name, objs.pd, objs.cq,
-                  objs.wq, objs.ind_table, objs.qp, objs.flow, objs.counters,
-                  objs.reformat, objs.total);
+                  " counters=%"PRIuSIZE" reformat=%"PRIuSIZE, dev->name,
+                  objs.pd, objs.cq, objs.wq, objs.ind_table, objs.qp,
+                  objs.flow, objs.counters, objs.reformat);
+    /* The pipeline's objects, when there are any. */
+    if (objs.dr_domain + objs.dr_table + objs.dr_matcher + objs.dr_rule
+        + objs.dr_action + objs.dr_counter) {
+        ds_put_format(s, " dr_domain=%"PRIuSIZE" dr_table=%"PRIuSIZE
+                      " dr_matcher=%"PRIuSIZE" dr_rule=%"PRIuSIZE
+                      " dr_action=%"PRIuSIZE" dr_counter=%"PRIuSIZE,
+                      objs.dr_domain, objs.dr_table, objs.dr_matcher,
+                      objs.dr_rule, objs.dr_action, objs.dr_counter);
+    }
+    ds_put_format(s, " total=%"PRIuSIZE"\n", objs.total);
 }
 
 static void
@@ -2528,6 +2711,7 @@ model_unixctl_rules(struct unixctl_conn *conn, int argc OVS_UNUSED,
     }
     ovs_mutex_lock(&dev->mutex);
     hw_model_steering_format(dev->steering, &s);
+    hw_model_dr_format(dev->dr, &s);
     ovs_mutex_unlock(&dev->mutex);
     unixctl_command_reply(conn, ds_cstr(&s));
     ds_destroy(&s);
@@ -2577,6 +2761,9 @@ model_unixctl_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_put_format(&s, "  tunnel: decap=%"PRIu64" decap_skipped=%"PRIu64
                   " encap=%"PRIu64"\n", st->rx_decap, st->rx_decap_skipped,
                   st->tx_encap);
+    ds_put_format(&s, "  pipeline: hits=%"PRIu64" drop_miss=%"PRIu64
+                  " skipped=%"PRIu64" hairpin=%"PRIu64"\n", st->dr_rule_hits,
+                  st->dr_drop_miss, st->dr_modify_skipped, st->dr_hairpin);
 
     wqs = xmalloc(MAX(dev->n_objs[MODEL_WQ], 1) * sizeof *wqs);
     HMAP_FOR_EACH (obj, node, &dev->objects) {

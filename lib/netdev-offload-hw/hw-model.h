@@ -42,8 +42,9 @@ bool hw_model_handles(const char *devname);
 /* A frame arrives on the wire of device 'devname': the device parses it,
  * looks it up in its ingress rules and delivers it to a receive queue or
  * drops it.  Takes ownership of 'packet' in every case.  Returns 0 if the
- * packet was delivered to a WQ, ENODEV if there is no such device (the
- * packet is freed), or a positive value naming why the device dropped it:
+ * packet was delivered to a WQ (or sent back to the wire by the e-switch),
+ * ENODEV if there is no such device (the packet is freed), or a positive
+ * value naming why the device dropped it:
  * EPERM (drop rule), ENOENT (no rule matched), ENETDOWN (WQ not ready),
  * ENOBUFS (WQ ring full), EPROTOTYPE (destination QP has no receive
  * queue). */
@@ -72,6 +73,12 @@ struct hw_model_objects {
     size_t flow;
     size_t counters;
     size_t reformat;
+    size_t dr_domain;           /* The pipeline (hw-model-dr.h). */
+    size_t dr_table;
+    size_t dr_matcher;
+    size_t dr_rule;
+    size_t dr_action;
+    size_t dr_counter;
     size_t total;
 };
 
@@ -98,10 +105,20 @@ struct hw_model_stats {
                                  * that tunnel: delivered unchanged. */
     uint64_t tx_encap;          /* Encapsulated by an egress rule. */
     uint64_t tx_drop_encap;     /* Encap would overflow a length field. */
+    uint64_t dr_rule_hits;      /* Pipeline rules that matched a packet. */
+    uint64_t dr_drop_miss;      /* Dropped by NIC RX's default: a miss below
+                                 * the root. */
+    uint64_t dr_modify_skipped; /* Modify-header commands, VLAN pops and
+                                 * pushes on a header the packet lacks. */
+    uint64_t dr_hairpin;        /* Sent back to the wire by the FDB. */
 };
 
 /* Fills 'stats' for device 'devname'.  Returns 0 or ENODEV. */
 int hw_model_get_stats(const char *devname, struct hw_model_stats *);
+
+/* Makes each pipeline domain of 'devname' hold at most 'max_rules' rules
+ * (dr_rule_create() fails with ENOMEM beyond).  Returns 0 or ENODEV. */
+int hw_model_set_dr_max_rules(const char *devname, uint32_t max_rules);
 
 /* Changes whenever a model device queues a received packet on a WQ, so
  * that a thread that polls receive queues can wait on it. */

@@ -727,7 +727,7 @@ run_dr_sequence(struct recorder *r, struct ibv_context *ctx,
     vxlan_decap_rule_init(&rule);
     rule.inner.ext.ttl = 2;             /* Routed: TTL > 1 only. */
     rule.inner.ext_mask.ttl = 0xfe;
-    CHECK_ERR(hw_encode_dr_match(&rule, &mask, &value, &reason), 0);
+    CHECK_ERR(hw_encode_dr_match(&rule, false, &mask, &value, &reason), 0);
 
     CHECK_ERR(ops->dr_domain_create(ctx, MLX5DV_DR_DOMAIN_TYPE_NIC_RX,
                                     &o.domain), 0);
@@ -771,7 +771,7 @@ run_dr_sequence(struct recorder *r, struct ibv_context *ctx,
     };
     o.modify = dr_action(ops, o.domain, &attr);
     rule.tnl.vni = htonl(124);
-    CHECK_ERR(hw_encode_dr_match(&rule, &mask, &value, &reason), 0);
+    CHECK_ERR(hw_encode_dr_match(&rule, false, &mask, &value, &reason), 0);
     actions[0] = o.decap;
     actions[1] = o.modify;
     actions[2] = o.tag;

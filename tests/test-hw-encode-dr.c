@@ -96,7 +96,7 @@ encode_ok(const struct hw_rule *rule, struct hw_dr_match *mask,
 {
     struct ds reason = DS_EMPTY_INITIALIZER;
 
-    CHECK_ERR(hw_encode_dr_match(rule, mask, value, &reason), 0);
+    CHECK_ERR(hw_encode_dr_match(rule, true, mask, value, &reason), 0);
     CHECK_EQ(reason.length, 0);
     CHECK_EQ(mask->criteria, criteria);
     CHECK_EQ(value->criteria, criteria);
@@ -234,6 +234,33 @@ test_l2_l4(void)
     encode_ok(&r, &mask, &value, 0, 0);
     CHECK_MASK(&mask, END);
     check_format(&mask, &value, "any");
+}
+
+/* The IP version below the root: software steering takes the version
+ * itself as the mask (an L3 type), the root's firmware matcher 0xf. */
+static void
+test_ip_version_non_root(void)
+{
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct hw_dr_match mask, value;
+    struct hw_rule r;
+
+    rule_eth_vlan_ipv4_tcp(&r);
+    CHECK_ERR(hw_encode_dr_match(&r, false, &mask, &value, &reason), 0);
+    CHECK_EQ(mask.buf[18], 0x88);       /* cvlan_tag, ip_version 4. */
+    CHECK_EQ(value.buf[18], 0x88);
+    CHECK_ERR(hw_encode_dr_match(&r, true, &mask, &value, &reason), 0);
+    CHECK_EQ(mask.buf[18], 0x9e);
+    CHECK_EQ(value.buf[18], 0x88);
+
+    memset(&r, 0, sizeof r);
+    r.outer.present = HW_HDR_IPV6;
+    CHECK_ERR(hw_encode_dr_match(&r, false, &mask, &value, &reason), 0);
+    CHECK_EQ(mask.buf[18], 0x0c);       /* ip_version 6. */
+    CHECK_EQ(value.buf[18], 0x0c);
+    check_format(&mask, &value, "outer(ip_version=6)");
+    CHECK_EQ(reason.length, 0);
+    ds_destroy(&reason);
 }
 
 /* What verbs cannot match: TTL, fragments, TCP flags, ICMP, both VLAN
@@ -420,7 +447,7 @@ test_tunnel(void)
 
     /* A GRE rule whose outer headers say UDP contradicts itself. */
     r.outer.present |= HW_HDR_UDP;
-    CHECK_ERR(hw_encode_dr_match(&r, &mask, &value, &reason), EINVAL);
+    CHECK_ERR(hw_encode_dr_match(&r, true, &mask, &value, &reason), EINVAL);
     CHECK_STR(ds_cstr(&reason), "outer headers imply IP protocols 47 and "
               "17");
     ds_destroy(&reason);
@@ -471,7 +498,7 @@ check_refused(const struct hw_rule *r, int error, const char *expected)
 
     memset(&mask, 0x5a, sizeof mask);
     memset(&value, 0x5a, sizeof value);
-    CHECK_ERR(hw_encode_dr_match(r, &mask, &value, &reason), error);
+    CHECK_ERR(hw_encode_dr_match(r, true, &mask, &value, &reason), error);
     CHECK_STR(ds_cstr(&reason), expected);
     CHECK_MASK(&mask, END);
     CHECK_VALUE(&value, END);
@@ -752,6 +779,7 @@ static const struct test_hw_case tests[] = {
     TEST(tunnel),
     TEST(metadata),
     TEST(refused),
+    TEST(ip_version_non_root),
     TEST(verbs_ignores_dr_fields),
     TEST(modify),
     TEST(counter_commands),

@@ -1145,6 +1145,57 @@ test_path_ttl(void)
     free(old);
 }
 
+/* Below the root, a mask that names IP version 4 matches the L3 type: an
+ * IPv6 packet (version 6, whose bits include 4's) does not hit it. */
+static void
+test_path_ip_version(void)
+{
+    struct mlx5dv_dr_action *tag, *qp;
+    struct hw_model_stats stats;
+    struct mlx5dv_dr_matcher *m;
+    struct match mask, value;
+    struct frame *f4, *f6;
+    struct mlx5dv_dr_rule *r;
+    struct jump j;
+    size_t l3, l4;
+    struct env e;
+
+    env_init(&e, "model79");
+    jump_init(&j, &e, NIC_RX);
+
+    match_init(&mask, 64);
+    mset(&mask, M_OUTER + L24_FLAGS, 4 << 1, 1);
+    m = matcher(j.t1, 0, C_OUTER, &mask);
+    match_init(&value, 64);
+    mset(&value, M_OUTER + L24_FLAGS, 4 << 1, 1);
+    tag = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_TAG, .tag = 9);
+    qp = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_DEST_QP,
+                .qp = e.port.rss_qp);
+    r = RULE(m, &value, tag, qp);
+
+    f4 = ipv4_frame(-1, IPPROTO_UDP, "10.0.0.2", 1000, 2000, 64, &l3, &l4);
+    model_port_check_rx(&e.port, f4, f4, 0, 9);
+
+    f6 = frame_new();
+    put_eth(f6, "aa:55:aa:55:00:07", "00:00:00:00:00:01", -1, ETH_TYPE_IPV6);
+    put_ipv6(f6, IPPROTO_UDP, "2001:db8::1", "2001:db8::2", 8);
+    put_udp(f6, 1000, 2000, 8, 0);
+    CHECK_ERR(hw_model_receive("model79", packet_from(f6, 0)), ENOENT);
+    stats = model_stats("model79");
+    CHECK_EQ(stats.dr_drop_miss, 1);
+    CHECK_EQ(stats.rx_delivered, 1);
+
+    CHECK_ERR(ops->dr_rule_destroy(r), 0);
+    CHECK_ERR(ops->dr_action_destroy(tag), 0);
+    CHECK_ERR(ops->dr_action_destroy(qp), 0);
+    CHECK_ERR(ops->dr_matcher_destroy(m), 0);
+    jump_destroy(&j);
+    env_destroy(&e);
+    CHECK_EQ(objects("model79").total, 0);
+    free(f4);
+    free(f6);
+}
+
 static void
 test_path_set_fields(void)
 {
@@ -1561,6 +1612,7 @@ static const struct test_hw_case modify_tests[] = {
 
 static const struct test_hw_case path_tests[] = {
     { "ttl", test_path_ttl },
+    { "ip-version", test_path_ip_version },
     { "set-fields", test_path_set_fields },
     { "udp-csum", test_path_udp_csum },
     { "vlan", test_path_vlan },

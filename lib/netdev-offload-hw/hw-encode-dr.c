@@ -54,6 +54,8 @@ enum dr_fmt {
     FMT_HEX,
     FMT_MAC,                    /* 48 bits. */
     FMT_IP,                     /* 128 bits: IPv6, or IPv4 in the last 32. */
+    FMT_IP_VERSION,             /* Decimal; a mask of 4 or 6 is an exact L3
+                                 * type below the root. */
 };
 
 struct dr_field {
@@ -81,7 +83,7 @@ static const struct dr_field l24_fields[] = {
     [L24_CVLAN_TAG] = { "cvlan_tag", 0x90, 1, FMT_DEC },
     [L24_SVLAN_TAG] = { "svlan_tag", 0x91, 1, FMT_DEC },
     [L24_FRAG] = { "frag", 0x92, 1, FMT_DEC },
-    [L24_IP_VERSION] = { "ip_version", 0x93, 4, FMT_DEC },
+    [L24_IP_VERSION] = { "ip_version", 0x93, 4, FMT_IP_VERSION },
     [L24_TCP_FLAGS] = { "tcp_flags", 0x97, 9, FMT_HEX },
     [L24_TCP_SPORT] = { "tcp_sport", 0xa0, 16, FMT_DEC },
     [L24_TCP_DPORT] = { "tcp_dport", 0xb0, 16, FMT_DEC },
@@ -195,6 +197,7 @@ put_bits(uint8_t *sec, unsigned int bit, unsigned int n_bits, uint32_t x)
 struct dr_enc {
     struct hw_dr_match *mask;
     struct hw_dr_match *value;
+    bool root;                  /* For a matcher of a level 0 table. */
 };
 
 /* Sets field 'f' of section 'sec' to 'value' under 'mask' (host order,
@@ -295,7 +298,7 @@ enc_ip(struct dr_enc *e, const struct hw_headers *h, bool inner,
     if (h->present & HW_HDR_IPV4) {
         const struct hw_ipv4_key *v = &h->ipv4, *m = &h->ipv4_mask;
 
-        enc_u32(e, sec, &l24_fields[L24_IP_VERSION], 4, 0xf);
+        enc_u32(e, sec, &l24_fields[L24_IP_VERSION], 4, e->root ? 0xf : 4);
         enc_bytes(e, sec, &l24_fields[L24_SRC_IP], 12, &v->src, &m->src, 4);
         enc_bytes(e, sec, &l24_fields[L24_DST_IP], 12, &v->dst, &m->dst, 4);
         tos = v->tos;
@@ -306,7 +309,7 @@ enc_ip(struct dr_enc *e, const struct hw_headers *h, bool inner,
         const struct hw_ipv6_key *v = &h->ipv6, *m = &h->ipv6_mask;
         uint32_t label_mask = ntohl(m->label) & IPV6_LABEL_MASK;
 
-        enc_u32(e, sec, &l24_fields[L24_IP_VERSION], 6, 0xf);
+        enc_u32(e, sec, &l24_fields[L24_IP_VERSION], 6, e->root ? 0xf : 6);
         enc_bytes(e, sec, &l24_fields[L24_SRC_IP], 0, &v->src, &m->src, 16);
         enc_bytes(e, sec, &l24_fields[L24_DST_IP], 0, &v->dst, &m->dst, 16);
         enc_u32(e, HW_DR_MATCH_MISC,
@@ -457,10 +460,11 @@ set_sections(struct hw_dr_match *mask, struct hw_dr_match *value)
 }
 
 int
-hw_encode_dr_match(const struct hw_rule *rule, struct hw_dr_match *mask,
-                   struct hw_dr_match *value, struct ds *reason)
+hw_encode_dr_match(const struct hw_rule *rule, bool root,
+                   struct hw_dr_match *mask, struct hw_dr_match *value,
+                   struct ds *reason)
 {
-    struct dr_enc e = { .mask = mask, .value = value };
+    struct dr_enc e = { .mask = mask, .value = value, .root = root };
     int error;
 
     memset(mask, 0, sizeof *mask);
@@ -514,8 +518,13 @@ format_u32(struct ds *s, const struct dr_field *f, const uint32_t *value,
     uint32_t full = bits_mask(f->n_bits);
     int digits = f->fmt == FMT_HEX ? DIV_ROUND_UP(f->n_bits, 4) : 0;
 
+    if (f->fmt == FMT_IP_VERSION && (mask == 4 || mask == 6)
+        && (!value || *value == mask)) {
+        mask = full;
+    }
     ds_put_cstr(s, f->name);
-    if (value && mask == full && f->fmt == FMT_DEC) {
+    if (value && mask == full
+        && (f->fmt == FMT_DEC || f->fmt == FMT_IP_VERSION)) {
         ds_put_format(s, "=%"PRIu32, *value);
         return;
     }

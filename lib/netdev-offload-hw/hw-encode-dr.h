@@ -67,14 +67,19 @@ struct mlx5dv_flow_match_parameters *hw_dr_match_params(
     struct hw_dr_match *match);
 
 /* Encodes the match of 'rule' (outer headers, tunnel key, inner headers,
- * registers, source vport) into 'mask' and 'value'.  Returns 0, or
+ * registers, source vport) into 'mask' and 'value', for a matcher of a root
+ * table if 'root' is true.  The IP version differs between the two: the
+ * root table's firmware matcher is ternary on the 4-bit field (mask 0xf),
+ * software steering turns it into an L3 type and takes the version itself
+ * as the mask (4 or 6; hw-apis.md 3.4).  Returns 0, or
  * EOPNOTSUPP if the mlx5 matcher cannot express it (an inner ICMP match,
  * TCP flags above the 9 it has, fragment bits other than "is a fragment"),
  * or EINVAL if the rule contradicts itself (an IP protocol other than the
  * one its TCP, UDP, ICMP or GRE header implies), with the reason appended
  * to 'reason'. */
-int hw_encode_dr_match(const struct hw_rule *rule, struct hw_dr_match *mask,
-                       struct hw_dr_match *value, struct ds *reason);
+int hw_encode_dr_match(const struct hw_rule *rule, bool root,
+                       struct hw_dr_match *mask, struct hw_dr_match *value,
+                       struct ds *reason);
 
 /* Formats the fields 'mask' masks, by section, e.g.
  * "outer(ethertype=0x0800,ip_version=4,ttl=64) misc(vxlan_vni=42)",

@@ -166,7 +166,7 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
         ds_put_cstr(reason, "no destination QP: port not configured");
         return ENODEV;
     }
-    error = hw_encode_dr_match(rule, &mask, &value, reason);
+    error = hw_encode_dr_match(rule, !level, &mask, &value, reason);
     if (error) {
         return error;
     }

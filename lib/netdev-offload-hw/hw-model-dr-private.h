@@ -140,6 +140,10 @@ struct dr_matcher {
     uint64_t seq;
     struct ovs_list node;       /* In the table's or the root's list. */
     uint8_t mask[DR_MATCH_SIZE];    /* Zero outside the enabled sections. */
+    uint8_t ip_version[2];      /* Outer, inner: 4 or 6 if a non-root mask
+                                 * names that version, else 0.  Software
+                                 * steering matches it as an exact L3 type,
+                                 * so 'mask' holds 0xf for it. */
     uint16_t lo, hi;            /* Bytes [lo, hi) hold every mask bit. */
     bool needs_tunnel;          /* Masks a tunnel or an inner field. */
     struct hmap rules;          /* dr_rule, by hash of value[lo, hi). */

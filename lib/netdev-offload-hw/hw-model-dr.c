@@ -578,6 +578,16 @@ hw_model_dr_matcher_create(struct mlx5dv_dr_table *table_, uint16_t priority,
     m->criteria = criteria;
     m->seq = dr->next_seq++;
     memcpy(m->mask, buf, sizeof m->mask);
+    if (table->level) {
+        for (int i = 0; i < 2; i++) {
+            uint8_t *l24 = m->mask + (i ? DR_INNER : DR_OUTER);
+
+            m->ip_version[i] = dr_ip_version(l24);
+            if (m->ip_version[i]) {
+                l24[DR_L24_FLAGS] |= 0xf << 1;
+            }
+        }
+    }
     m->lo = m->hi = 0;
     for (size_t i = 0; i < DR_MATCH_SIZE; i++) {
         if (buf[i]) {
@@ -701,7 +711,7 @@ dr_rule_check(struct hw_model_dr *dr, const struct dr_matcher *m,
     }
     for (int i = 0; i < 2; i++) {
         size_t ofs = i ? DR_INNER : DR_OUTER;
-        uint8_t want = dr_ip_version(m->mask + ofs);
+        uint8_t want = m->ip_version[i];
 
         if (want && dr_ip_version(value + ofs) != want) {
             return dr_reject(dr, EOPNOTSUPP, "dr_rule_create: %s IP "

@@ -1026,14 +1026,26 @@ hw_offload_entry_poll(const struct hw_offload_port *port,
 {
     const struct netdev_hw_device *dev = hw_offload_port_dev(port);
     uint64_t packets, bytes;
+    int error;
 
-    if (entry->full && dev
-        && !hw_flow_read(dev, &entry->flow, &packets, &bytes)) {
+    if (!entry->full || !dev) {
+        return;
+    }
+    error = hw_flow_read(dev, &entry->flow, &packets, &bytes);
+    if (!error) {
         if (packets > entry->last_packets) {
             entry->used = time_msec();
         }
         entry->last_packets = packets;
         entry->last_bytes = bytes;
+    } else {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+        VLOG_WARN_RL(&rl, "%s: device error: reading the counters of flow "
+                     "ufid "UUID_FMT" failed: %s; its statistics stay those "
+                     "of the last read", port->name,
+                     UUID_ARGS((const struct uuid *) &entry->ufid),
+                     ovs_strerror(error));
     }
 }
 
@@ -1158,27 +1170,43 @@ hw_offload_port_free(struct hw_offload_port *port)
 /* Refusals. */
 
 /* Records that the flow 'ufid' with 'match' was not offloaded on port
- * 'port_name' and why. */
-static void
+ * 'port_name' and why.  Returns false if the latest records already hold
+ * this flow on this port: dpif-netdev asks again for the same megaflow
+ * from each PMD thread that has it, and a flow counts once.  The record
+ * then gets the new reason and time. */
+static bool
 hw_offload_refusal_record(const char *port_name, const struct match *match,
                           const ovs_u128 *ufid, const char *reason)
 {
     struct ds match_s = DS_EMPTY_INITIALIZER;
-    struct hw_refusal *r;
-
-    match_format(match, NULL, &match_s, OFP_DEFAULT_PRIORITY);
+    struct hw_refusal *r = NULL;
+    bool new_flow;
 
     ovs_mutex_lock(&refusals_mutex);
-    r = &refusals[n_refusals++ % HW_REFUSALS_MAX];
-    free(r->port);
-    free(r->match);
+    for (size_t i = 0; i < MIN(n_refusals, HW_REFUSALS_MAX); i++) {
+        struct hw_refusal *old = &refusals[i];
+
+        if (ovs_u128_equals(old->ufid, *ufid)
+            && !strcmp(old->port, port_name)) {
+            r = old;
+            break;
+        }
+    }
+    new_flow = !r;
+    if (new_flow) {
+        r = &refusals[n_refusals++ % HW_REFUSALS_MAX];
+        free(r->port);
+        free(r->match);
+        r->port = xstrdup(port_name);
+        r->ufid = *ufid;
+        match_format(match, NULL, &match_s, OFP_DEFAULT_PRIORITY);
+        r->match = ds_steal_cstr(&match_s);
+    }
     free(r->reason);
     r->when = time_wall_msec();
-    r->port = xstrdup(port_name);
-    r->ufid = *ufid;
-    r->match = ds_steal_cstr(&match_s);
     r->reason = xstrdup(reason);
     ovs_mutex_unlock(&refusals_mutex);
+    return new_flow;
 }
 
 /* Appends to 's' the start of a "flow put" log line. */
@@ -1191,7 +1219,9 @@ hw_offload_put_log_prefix(struct ds *s, const struct netdev *netdev,
                   UUID_ARGS((const struct uuid *) ufid), mark);
 }
 
-/* flow_put() failed for 'reason': counts, logs and records it. */
+/* flow_put() failed for 'reason': records, counts and logs it, each flow
+ * once.  A device error (table full, ENOMEM, EEXIST, ...) is a warning:
+ * the NIC refused what it should take. */
 static void
 hw_offload_put_failed(const struct netdev *netdev,
                       struct hw_offload_port *port, const struct match *match,
@@ -1199,6 +1229,13 @@ hw_offload_put_failed(const struct netdev *netdev,
                       bool device_error, const char *reason)
     OVS_EXCLUDED(port->mutex)
 {
+    static struct vlog_rate_limit device_rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+    if (!hw_offload_refusal_record(netdev_get_name(netdev), match, ufid,
+                                   reason)) {
+        return;
+    }
+
     ovs_mutex_lock(&port->mutex);
     if (device_error) {
         port->n_device_errors++;
@@ -1212,18 +1249,23 @@ hw_offload_put_failed(const struct netdev *netdev,
     } else {
         COVERAGE_INC(hw_offload_refused);
     }
+    hw_offload_coverage_flush();
 
-    if (VLOG_IS_DBG_ENABLED()) {
+    if (device_error ? !vlog_should_drop(&this_module, VLL_WARN, &device_rl)
+                     : VLOG_IS_DBG_ENABLED()) {
         struct ds s = DS_EMPTY_INITIALIZER;
 
         hw_offload_put_log_prefix(&s, netdev, modify, ufid, mark);
         ds_put_format(&s, " %s: %s", device_error ? "device error"
                                                   : "not offloaded",
                       reason);
-        VLOG_DBG("%s", ds_cstr(&s));
+        if (device_error) {
+            VLOG_WARN("%s; the flow stays in software", ds_cstr(&s));
+        } else {
+            VLOG_DBG("%s", ds_cstr(&s));
+        }
         ds_destroy(&s);
     }
-    hw_offload_refusal_record(netdev_get_name(netdev), match, ufid, reason);
 }
 
 /* Reconfiguration of a port's device (see netdev-hw.h). */
@@ -1311,6 +1353,14 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
              netdev_get_name(netdev),
              configured ? "configured" : "going down",
              configured ? "reinstalled" : "removed", n, n_failed);
+    if (n_failed) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+        VLOG_WARN_RL(&rl, "%s: device error: %"PRIuSIZE" rules could not "
+                     "be installed again after a reconfiguration; their "
+                     "flows stay in software (netdev-hw/not-offloaded says "
+                     "why)", netdev_get_name(netdev), n_failed);
+    }
 }
 
 /* The flow API. */

@@ -896,6 +896,25 @@ test_txq(void)
     free(want);
     capture_clear(&s.capture);
 
+    /* A received frame with the same bytes as a prepared packet, but not
+     * the push hook's mark, is not the queue's: it stays in the batch and
+     * is sent as it is, never encapsulated. */
+    packet = packet_from(inner, 0);
+    CHECK(hw_hbl_push_prepare(txq, packet, vxlan->data, vxlan->len));
+    struct dp_packet *forged = dp_packet_clone(packet);
+    dp_packet_delete(packet);
+    dp_packet_set_flow_mark(forged, 7);
+    dp_packet_batch_init(&batch);
+    dp_packet_batch_add(&batch, forged);
+    dp_packet_batch_add(&batch, dp_packet_clone(forged));
+    dp_packet_reset_offload(batch.packets[1]);
+    n_sent = n_bytes = 0;
+    CHECK_EQ(hw_hbl_tx_divert(s.port.ctx, 1518, &batch, &n_sent, &n_bytes), 0);
+    CHECK_EQ(n_sent, 0);
+    CHECK_EQ(dp_packet_batch_size(&batch), 2);
+    CHECK_EQ(s.capture.n, 0);
+    dp_packet_delete_batch(&batch, true);
+
     /* The MTU counts what the NIC adds. */
     packet = packet_from(inner, 0);
     CHECK(hw_hbl_push_prepare(txq, packet, vxlan->data, vxlan->len));

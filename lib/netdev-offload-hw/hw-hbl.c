@@ -29,6 +29,7 @@
 #include "dp-packet.h"
 #include "hash.h"
 #include "hw-dev.h"
+#include "hw-translate.h"
 #include "netdev-hw.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
@@ -589,18 +590,23 @@ hw_hbl_push_prepare(const struct hw_hbl_txq *txq, struct dp_packet *packet,
     ip = ALIGNED_CAST(struct ip_header *, head + ETH_HEADER_LEN);
     ip->ip_proto = HW_HBL_PROTO_MARK;
     put_16aligned_be32(&ip->ip_src, htonl(txq->id));
+    dp_packet_set_flow_mark(packet, HW_PUSH_PACKET_MARK);
     return true;
 }
 
 /* Returns true if 'packet' was marked by hw_hbl_push_prepare(), with the
- * queue id in '*idp'. */
+ * queue id in '*idp'.  A received frame may have the same bytes: only the
+ * flow mark the push hook gives tells them apart (hw-translate.h). */
 static bool
 hbl_packet_mark(const struct dp_packet *packet, uint32_t *idp)
 {
     const uint8_t *p = dp_packet_data(packet);
     const struct ip_header *ip;
+    uint32_t mark;
 
-    if (dp_packet_size(packet) < ETH_HEADER_LEN + IP_HEADER_LEN
+    if (!dp_packet_has_flow_mark(packet, &mark)
+        || mark != HW_PUSH_PACKET_MARK
+        || dp_packet_size(packet) < ETH_HEADER_LEN + IP_HEADER_LEN
         || p[12] != (ETH_TYPE_IP >> 8) || p[13] != (ETH_TYPE_IP & 0xff)) {
         return false;
     }

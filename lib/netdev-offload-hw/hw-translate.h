@@ -110,6 +110,15 @@ void hw_translate_tunnel_restore(const struct match *,
  * marker. */
 #define HW_PUSH_MARKER_TYPE 0x88b5  /* IEEE 802 Local Experimental 1. */
 
+/* The flow mark the push hook gives the packets it prepared for a push by
+ * the NIC (a marker in front, or an hbl send queue's head).  A hw port
+ * sends a frame with a marker header only with this mark, and an hbl
+ * queue takes only packets with it: any port of a bridge may receive a
+ * frame that looks like either, which the NIC would then encapsulate into a
+ * tenant's tunnel.  Hardware tags have 24 bits and dpif-netdev never
+ * allocates UINT32_MAX, so no received packet has this mark. */
+#define HW_PUSH_PACKET_MARK UINT32_MAX
+
 /* The marker destination address of egress rule 'id': locally
  * administered, unicast. */
 struct eth_addr hw_push_marker(uint32_t id);

@@ -27,6 +27,7 @@
 #include "hw-pipeline.h"
 #include "hw-privileges.h"
 #include "hw-toeplitz.h"
+#include "hw-translate.h"
 #include "netdev-hw-base.h"
 #include "netdev-hw-ports.h"
 #include "netdev-provider.h"
@@ -73,6 +74,7 @@ VLOG_DEFINE_THIS_MODULE(netdev_hw);
 
 COVERAGE_DEFINE(netdev_hw_rx_error);
 COVERAGE_DEFINE(netdev_hw_tx_drop);
+COVERAGE_DEFINE(netdev_hw_tx_forged_marker);
 COVERAGE_DEFINE(netdev_hw_reconfigure_error);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
@@ -1082,6 +1084,35 @@ netdev_hw_tx_burst_locked(const struct netdev_hw *dev,
     return dropped;
 }
 
+/* Returns true if 'packet', about to leave hw port 'netdev', has a tunnel
+ * push marker header that the push hook did not put there, and counts and
+ * logs it.  An egress rule would encapsulate such a frame, which any port
+ * of the bridge may have received, into a tenant's tunnel; the hook's own
+ * packets carry HW_PUSH_PACKET_MARK, which no received packet can have. */
+static bool
+netdev_hw_is_forged_marker(const struct netdev *netdev,
+                           const struct dp_packet *packet)
+{
+    const struct eth_header *eth = dp_packet_data(packet);
+    uint32_t mark;
+
+    if (OVS_LIKELY(packet->packet_type != htonl(PT_ETH)
+                   || dp_packet_size(packet) < ETH_HEADER_LEN
+                   || eth->eth_type != htons(HW_PUSH_MARKER_TYPE))
+        || (dp_packet_has_flow_mark(packet, &mark)
+            && mark == HW_PUSH_PACKET_MARK)) {
+        return false;
+    }
+
+    COVERAGE_INC(netdev_hw_tx_forged_marker);
+    VLOG_WARN_RL(&rl, "hw port %s: dropped a frame to "ETH_ADDR_FMT" with "
+                 "the tunnel push marker type 0x%04x that the push hook did "
+                 "not send: an egress rule would encapsulate it",
+                 netdev_get_name(netdev), ETH_ADDR_ARGS(eth->eth_dst),
+                 HW_PUSH_MARKER_TYPE);
+    return true;
+}
+
 static int
 netdev_hw_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
                bool concurrent_txq)
@@ -1101,7 +1132,8 @@ netdev_hw_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
         return ENXIO;
     }
 
-    /* Drop the frames the port's MTU does not allow. */
+    /* Drop the frames the port's MTU does not allow, and those that look
+     * like a tunnel push marker the push hook did not put there. */
     size_t n = dp_packet_batch_size(batch);
     size_t i;
     DP_PACKET_BATCH_REFILL_FOR_EACH (i, n, packet, batch) {
@@ -1110,6 +1142,10 @@ netdev_hw_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
                          "larger than the MTU (%"PRIuSIZE" bytes with "
                          "headers) allows", netdev_get_name(netdev),
                          dp_packet_size(packet), dev->max_frame_len);
+            dp_packet_delete(packet);
+            n_dropped++;
+        } else if (OVS_UNLIKELY(netdev_hw_is_forged_marker(netdev,
+                                                           packet))) {
             dp_packet_delete(packet);
             n_dropped++;
         } else {

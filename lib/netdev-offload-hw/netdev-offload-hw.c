@@ -2502,6 +2502,7 @@ hw_offload_push_header_offloaded(const struct netdev *tnl_netdev OVS_UNUSED,
            sizeof rec->marker);
     packet->packet_type = htonl(PT_ETH);
     dp_packet_reset_offsets(packet);
+    dp_packet_set_flow_mark(packet, HW_PUSH_PACKET_MARK);
     return true;
 }
 

@@ -7,8 +7,15 @@ set -e
 cd "$(dirname "$0")/.."
 TOP=$(pwd)
 
+# The build's output goes to build.log: the demo shows its own steps.
 if [ "${1:-}" != --no-build ]; then
-    ./tools/build.sh
+    echo "Installing the Debian packages and building OVS 3.1 with the" \
+         "plugin (a few minutes the first time; output in build.log)"
+    if ! ./tools/build.sh > build.log 2>&1; then
+        tail -n 30 build.log
+        echo "demo: the build failed; build.log has its whole output" >&2
+        exit 1
+    fi
 fi
 
 B=$TOP/ovs-build/openvswitch

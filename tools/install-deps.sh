@@ -28,10 +28,35 @@ if [ "$(id -u)" = 0 ]; then
 else
     SUDO=sudo
 fi
-$SUDO apt-get update -q
+
+# Whether another apt or dpkg (unattended-upgrades, a second install) is
+# running, and so may hold the locks.
+apt_busy() {
+    ps -e -o comm= 2>/dev/null \
+        | grep -Eq '^(apt|apt-get|aptitude|dpkg|unattended-upgr)$'
+}
+
+# apt-get that waits for the dpkg and list locks rather than failing: apt
+# waits for the dpkg lock itself (DPkg::Lock::Timeout), and a run that
+# fails while another apt is busy is tried again, for up to 30 minutes.
+apt_get() {
+    tries=0
+    until $SUDO apt-get -o DPkg::Lock::Timeout=300 "$@"; do
+        tries=$((tries + 1))
+        if ! apt_busy || [ $tries -ge 60 ]; then
+            return 1
+        fi
+        echo "install-deps: another apt or dpkg is running; waiting" >&2
+        while apt_busy; do
+            sleep 5
+        done
+    done
+}
+
+apt_get update -q
 if [ -n "$missing" ]; then
     echo "installing Debian packages:$missing"
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q \
+    DEBIAN_FRONTEND=noninteractive apt_get install -y -q \
         --no-install-recommends $missing
 fi
 

@@ -928,7 +928,7 @@ test_reformat(void)
     /* A handle that is not an action of this device. */
     rule_init(&r, IBV_FLOW_ATTR_NORMAL, 2, 0);
     rule_add_eth_ipv4(&r);
-    rule_add_handle(&r, (struct ibv_flow_action *) header);
+    rule_add_handle(&r, (struct ibv_flow_action *) (void *) header);
     CHECK_ERR(ops->create_flow(s.rss_qp, rule_attr(&r), &flow), EINVAL);
 
     CHECK_ERR(ops->destroy_action(encap), 0);

@@ -106,6 +106,7 @@
 #include "openvswitch/list.h"
 #include "openvswitch/match.h"
 #include "openvswitch/ofpbuf.h"
+#include "openvswitch/ofp-port.h"
 #include "openvswitch/vlog.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
@@ -1197,9 +1198,18 @@ hw_offload_refusal_record(const char *port_name, const struct match *match,
         r = &refusals[n_refusals++ % HW_REFUSALS_MAX];
         free(r->port);
         free(r->match);
+        struct ofputil_port_map map = OFPUTIL_PORT_MAP_INITIALIZER(&map);
+        uint32_t in_port = odp_to_u32(match->flow.in_port.odp_port);
+
         r->port = xstrdup(port_name);
         r->ufid = *ufid;
-        match_format(match, NULL, &match_s, OFP_DEFAULT_PRIORITY);
+        /* The flow's in_port is the port it was put on: show its name, as
+         * dpctl/dump-flows does, rather than a datapath port number. */
+        if (in_port < ofp_to_u16(OFPP_MAX)) {
+            ofputil_port_map_put(&map, u16_to_ofp(in_port), port_name);
+        }
+        match_format(match, &map, &match_s, OFP_DEFAULT_PRIORITY);
+        ofputil_port_map_destroy(&map);
         r->match = ds_steal_cstr(&match_s);
     }
     free(r->reason);
@@ -2694,6 +2704,18 @@ hw_offload_unixctl_not_offloaded(struct unixctl_conn *conn, int argc,
     const char *port = argc > 1 ? argv[1] : NULL;
     struct ds s = DS_EMPTY_INITIALIZER;
     uint64_t first;
+
+    if (port) {
+        /* Any port: the flows of a tunnel vport are listed under its
+         * name. */
+        struct netdev *netdev = netdev_from_name(port);
+
+        if (!netdev) {
+            unixctl_command_reply_error(conn, "no such port");
+            return;
+        }
+        netdev_close(netdev);
+    }
 
     ovs_mutex_lock(&refusals_mutex);
     first = n_refusals > HW_REFUSALS_MAX ? n_refusals - HW_REFUSALS_MAX : 0;

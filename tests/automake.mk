@@ -34,6 +34,7 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-recorder.h \
 	netdev-offload-hw/tests/test-hw-pipeline.c \
 	netdev-offload-hw/tests/test-hw-rss-predict.c \
+	netdev-offload-hw/tests/test-hw-stale.c \
 	netdev-offload-hw/tests/test-hw-toeplitz.c \
 	netdev-offload-hw/tests/test-hw-translate.c
 AM_CPPFLAGS += -I $(top_srcdir)/tests

@@ -541,7 +541,7 @@ run_rules(struct recorder *r, const struct netdev_hw_device *dev,
         error = hw_flow_read(dev, &flow, &packets, &bytes);
         ds_put_format(&r->log, "read -> %s\n",
                       error ? ovs_strerror(error) : "ok");
-        hw_flow_uninstall(dev, &flow);
+        hw_flow_uninstall(dev, &flow, NULL);
         ds_destroy(&reason);
     }
     recorder_stop();

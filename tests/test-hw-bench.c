@@ -446,7 +446,7 @@ run_flows(struct bench_port *ports, size_t n_ports, uint32_t n,
             struct bench_port *port = &ports[i % n_ports];
 
             hw_flow_uninstall(pass ? &port->dev : &port->null_dev,
-                              &hw_flows[i]);
+                              &hw_flows[i], NULL);
         }
         if (pass) {
             r->uninstall_ns = (double) (now_ns() - t0) / n;

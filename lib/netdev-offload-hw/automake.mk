@@ -56,6 +56,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-rdma.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-rule.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-rule.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-stale.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-stale.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-toeplitz.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-toeplitz.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate.c \

@@ -23,17 +23,11 @@
 #include "hw-dev.h"
 #include "hw-encode.h"
 #include "hw-rule.h"
+#include "hw-stale.h"
 #include "netdev-hw.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/util.h"
-#include "openvswitch/vlog.h"
 #include "util.h"
-
-VLOG_DEFINE_THIS_MODULE(hw_flow);
-
-/* Destroy errors are not the caller's to handle (there is nothing left to
- * undo), but they mean the device keeps an object we no longer track. */
-static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
 /* Counter points attached to every counters object, by index.  The order is
  * the one hw_flow_read() relies on. */
@@ -72,54 +66,70 @@ hw_flow_reformat_type(enum hw_reformat_type type,
     }
 }
 
-static void
-hw_flow_destroy_warn(const struct netdev_hw_device *dev, const char *step,
-                     int error)
+/* Destroys what 'flow' holds, in reverse order of creation, as far as the
+ * device lets it: an object the device refuses to destroy stays in 'flow',
+ * and so do the actions and counters of a rule it refuses to destroy (the
+ * rule still uses them).  Returns 0, or the first error with the call that
+ * failed in '*stepp'.  Used both to undo a partial install and to
+ * uninstall a complete one. */
+static int
+hw_flow_destroy__(const struct netdev_hw_device *dev, struct hw_flow *flow,
+                  const char **stepp)
 {
-    if (error) {
-        VLOG_WARN_RL(&rl, "%s: %s failed: %s", dev->devname, step,
-                     ovs_strerror(error));
+    int retval = 0;
+    int error;
+
+    if (!dev) {
+        /* The device is closed, and its objects with it. */
+        flow->flow = NULL;
+        flow->counters = NULL;
+        flow->reformat = NULL;
+        return 0;
     }
-}
 
-/* Destroys whatever 'flow' holds, in reverse order of creation.  Used both
- * to undo a partial install and to uninstall a complete one. */
-static void
-hw_flow_destroy__(const struct netdev_hw_device *dev, struct hw_flow *flow)
-{
-    if (dev) {
-        if (flow->flow && flow->counters) {
-            uint64_t values[ARRAY_SIZE(hw_flow_counter_points)];
+    if (flow->flow && flow->counters) {
+        uint64_t values[ARRAY_SIZE(hw_flow_counter_points)];
 
-            /* Read while the rule still holds the counters: the device
-             * refuses to read counters that no rule uses (EINVAL).  What
-             * arrives between this read and the destroy is not counted. */
-            memset(values, 0, sizeof values);
-            if (!dev->ops->read_counters(flow->counters, values,
-                                         ARRAY_SIZE(values))) {
-                flow->final_packets = values[0];
-                flow->final_bytes = values[1];
-                flow->final_valid = true;
-            }
-        }
-        if (flow->flow) {
-            hw_flow_destroy_warn(dev, "destroy_flow",
-                                 dev->ops->destroy_flow(flow->flow));
-        }
-        if (flow->reformat) {
-            /* Only once no rule uses it: the device refuses to destroy an
-             * action in use (EBUSY). */
-            hw_flow_destroy_warn(dev, "destroy_action",
-                                 dev->ops->destroy_action(flow->reformat));
-        }
-        if (flow->counters) {
-            hw_flow_destroy_warn(dev, "destroy_counters",
-                                 dev->ops->destroy_counters(flow->counters));
+        /* Read while the rule still holds the counters: the device
+         * refuses to read counters that no rule uses (EINVAL).  What
+         * arrives between this read and the destroy is not counted. */
+        memset(values, 0, sizeof values);
+        if (!dev->ops->read_counters(flow->counters, values,
+                                     ARRAY_SIZE(values))) {
+            flow->final_packets = values[0];
+            flow->final_bytes = values[1];
+            flow->final_valid = true;
         }
     }
-    flow->flow = NULL;
-    flow->counters = NULL;
-    flow->reformat = NULL;
+    if (flow->flow) {
+        error = dev->ops->destroy_flow(flow->flow);
+        if (error) {
+            *stepp = "destroy_flow";
+            return error;
+        }
+        flow->flow = NULL;
+    }
+    if (flow->reformat) {
+        /* Only once no rule uses it: the device refuses to destroy an
+         * action in use (EBUSY). */
+        error = dev->ops->destroy_action(flow->reformat);
+        if (!error) {
+            flow->reformat = NULL;
+        } else if (!retval) {
+            retval = error;
+            *stepp = "destroy_action";
+        }
+    }
+    if (flow->counters) {
+        error = dev->ops->destroy_counters(flow->counters);
+        if (!error) {
+            flow->counters = NULL;
+        } else if (!retval) {
+            retval = error;
+            *stepp = "destroy_counters";
+        }
+    }
+    return retval;
 }
 
 /* Encodes 'rule' with the handles of 'flow' into 'attr', a buffer of the
@@ -144,7 +154,7 @@ hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
     uint64_t attr_stub[1024 / 8];
     struct ofpbuf attr;
     const char *step;
-    int error;
+    int error, error2;
 
     memset(flow, 0, sizeof *flow);
     flow->port_num = dev->port_num;
@@ -209,15 +219,29 @@ hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
 
 error:
     ds_put_format(reason, "%s: %s", step, ovs_strerror(error));
-    hw_flow_destroy__(dev, flow);
+    /* The rule was not created: what is left (counters or an action the
+     * device refused to destroy) steers no packet, but stays the device's
+     * until a retry destroys it. */
+    error2 = hw_flow_destroy__(dev, flow, &step);
+    if (error2) {
+        hw_stale_add_flow(dev, flow, HW_STALE_NO_MARK, step, error2);
+    }
     return error;
 }
 
-void
-hw_flow_uninstall(const struct netdev_hw_device *dev, struct hw_flow *flow)
+int
+hw_flow_uninstall(const struct netdev_hw_device *dev, struct hw_flow *flow,
+                  const char **stepp)
 {
-    hw_flow_destroy__(dev, flow);
+    const char *step = NULL;
+    int error;
+
+    error = hw_flow_destroy__(dev, flow, &step);
+    if (stepp) {
+        *stepp = step;
+    }
     flow->uninstalled = true;
+    return error;
 }
 
 int

@@ -62,7 +62,9 @@ struct hw_flow {
 
 /* Installs 'rule' on 'dev' with destination 'dest' (an RSS QP of the port)
  * and fills 'flow' with the objects created.  Returns 0 on success.  On
- * failure nothing remains on the device, 'flow' holds nothing to free, a
+ * failure nothing the plugin tracks remains on the device (an object the
+ * device refuses to destroy is handed to hw-stale.h), 'flow' holds nothing
+ * to free, a
  * positive errno value is returned and 'reason' receives the failed step and
  * the error, e.g. "create_flow: No space left on device". */
 int hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
@@ -70,12 +72,16 @@ int hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
                     struct ds *reason);
 
 /* Destroys the objects of 'flow', installed by hw_flow_install(), in reverse
- * order of creation.  Before the counters go, their last values are kept in
- * 'flow->final_packets' and 'flow->final_bytes'.  If 'dev' is NULL the device
- * has been closed, which destroyed its objects with it: only the memory held
- * by 'flow' is released. */
-void hw_flow_uninstall(const struct netdev_hw_device *dev,
-                       struct hw_flow *flow);
+ * order of creation.  Before the rule goes, its counters' last values are
+ * kept in 'flow->final_packets' and 'flow->final_bytes'.  Returns 0, or the
+ * first error, with the call that failed in '*stepp' if 'stepp' is nonnull
+ * ("destroy_flow"): then 'flow' still holds the objects the device did not
+ * destroy (a rule it refused to destroy, with its actions and counters),
+ * and a later call destroys them; the caller hands them to hw-stale.h.  If
+ * 'dev' is NULL the device has been closed, which destroyed its objects
+ * with it: only the memory held by 'flow' is released. */
+int hw_flow_uninstall(const struct netdev_hw_device *dev,
+                      struct hw_flow *flow, const char **stepp);
 
 /* Stores into '*packets' and '*bytes' the packets and bytes the device has
  * counted for 'flow' since it was installed (or the values kept at

@@ -21,8 +21,10 @@
 #include <string.h>
 
 #include "hw-dev.h"
+#include "hw-flow.h"
 #include "hw-flow-dr.h"
 #include "hw-pipeline.h"
+#include "hw-stale.h"
 #include "netdev-hw.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
@@ -210,16 +212,6 @@ struct netdev_hw_base {
     bool has_dr[N_MISS_RULES];
 };
 
-static void
-netdev_hw_base_warn(const struct netdev_hw_device *dev, const char *step,
-                    int error)
-{
-    if (error) {
-        VLOG_WARN_RL(&rl, "%s: %s failed: %s", dev->devname, step,
-                     ovs_strerror(error));
-    }
-}
-
 /* The hw_rule of base rule 'm' on a port with the pipeline. */
 static void
 netdev_hw_base_rule(const struct netdev_hw_miss_rule *m, struct hw_rule *rule)
@@ -328,6 +320,18 @@ netdev_hw_base_build(const struct netdev_hw_device *dev,
     return error;
 }
 
+static void
+netdev_hw_base_destroy_dr(struct netdev_hw_base *base,
+                          const struct netdev_hw_device *dev,
+                          struct hw_flow_dr *flow)
+{
+    int error = hw_flow_dr_uninstall(base->pipeline, dev, flow);
+
+    if (error) {
+        hw_stale_add_dr(base->pipeline, dev, flow, error);
+    }
+}
+
 void
 netdev_hw_base_destroy(struct netdev_hw_base *base,
                        const struct netdev_hw_device *dev)
@@ -335,20 +339,20 @@ netdev_hw_base_destroy(struct netdev_hw_base *base,
     if (!base) {
         return;
     }
+    /* A rule the device refuses to destroy still delivers to its RSS QP,
+     * which therefore cannot go: hw-stale keeps it, and netdev-hw keeps the
+     * QPs until a retry destroys it. */
     if (base->has_jump) {
-        netdev_hw_base_warn(dev, "dr_rule_destroy",
-                            hw_flow_dr_uninstall(base->pipeline, dev,
-                                                 &base->jump));
+        netdev_hw_base_destroy_dr(base, dev, &base->jump);
     }
     for (int i = N_MISS_RULES - 1; i >= 0; i--) {
         if (base->flows[i]) {
-            netdev_hw_base_warn(dev, "destroy_flow",
-                                dev->ops->destroy_flow(base->flows[i]));
+            struct hw_flow flow = { .flow = base->flows[i] };
+
+            hw_stale_uninstall_flow(dev, &flow, HW_STALE_NO_MARK);
         }
         if (base->has_dr[i]) {
-            netdev_hw_base_warn(dev, "dr_rule_destroy",
-                                hw_flow_dr_uninstall(base->pipeline, dev,
-                                                     &base->dr_flows[i]));
+            netdev_hw_base_destroy_dr(base, dev, &base->dr_flows[i]);
         }
     }
     free(base);

@@ -50,8 +50,9 @@ int netdev_hw_base_build(const struct netdev_hw_device *dev,
                          struct ibv_qp *const rss_qps[HW_N_RSS_TYPES],
                          struct netdev_hw_base **basep, const char **stepp);
 
-/* Destroys 'base' on 'dev' (rules in reverse order of creation).  Destroy
- * errors are logged.  NULL 'base' is a no-op. */
+/* Destroys 'base' on 'dev' (rules in reverse order of creation).  A rule
+ * the device refuses to destroy is handed to hw-stale.h (so its RSS QP
+ * must stay).  NULL 'base' is a no-op. */
 void netdev_hw_base_destroy(struct netdev_hw_base *base,
                             const struct netdev_hw_device *dev);
 

@@ -26,6 +26,7 @@
 #include "hw-hbl.h"
 #include "hw-pipeline.h"
 #include "hw-privileges.h"
+#include "hw-stale.h"
 #include "hw-toeplitz.h"
 #include "hw-translate.h"
 #include "netdev-hw-base.h"
@@ -388,6 +389,9 @@ netdev_hw_teardown(struct netdev_hw *dev)
     ovs_assert(!dev->configured);
     if (dev->ops) {
         netdev_hw_destroy_miss_rules(dev);
+        /* A last retry of the rules the device refused to destroy, which
+         * hold the QPs they deliver to; the device keeps what is left. */
+        hw_stale_forget(dev->devname);
         netdev_hw_destroy_tx(dev);
         netdev_hw_destroy_rx(dev);
     }
@@ -1440,11 +1444,27 @@ netdev_hw_rxq_drain(struct netdev_rxq *rxq)
     return 0;
 }
 
+/* The class's run() and wait(): the periodic retry of stale rules, and
+ * the retries of failed reconfigurations. */
+static void
+netdev_hw_run(const struct netdev_class *class)
+{
+    hw_stale_run();
+    netdev_hw_ports_run(class);
+}
+
+static void
+netdev_hw_wait(const struct netdev_class *class)
+{
+    hw_stale_wait();
+    netdev_hw_ports_wait(class);
+}
+
 static const struct netdev_class netdev_hw_class = {
     .type = "hw",
     .is_pmd = true,
-    .run = netdev_hw_ports_run,
-    .wait = netdev_hw_ports_wait,
+    .run = netdev_hw_run,
+    .wait = netdev_hw_wait,
     .alloc = netdev_hw_alloc,
     .construct = netdev_hw_construct,
     .destruct = netdev_hw_destruct,

@@ -93,6 +93,7 @@
 #include "hw-model.h"
 #include "hw-privileges.h"
 #include "hw-rule.h"
+#include "hw-stale.h"
 #include "hw-translate.h"
 #include "netdev-hw.h"
 #include "netdev-offload-provider.h"
@@ -578,7 +579,8 @@ hw_egress_uninstall(struct hw_egress *egress)
             ovsrcu_set(&egress->hbl, NULL);
             hw_hbl_txq_destroy(txq);
         } else {
-            hw_flow_uninstall(&egress->dev, &egress->flow);
+            hw_stale_uninstall_flow(&egress->dev, &egress->flow,
+                                    HW_STALE_NO_MARK);
         }
         egress->installed = false;
     }
@@ -906,7 +908,8 @@ hw_tnl_guards_install(struct hw_offload_port *port, struct netdev *netdev,
         if (error) {
             ds_put_cstr(reason, " (inner vlan guard)");
             while (i-- > 0) {
-                hw_flow_uninstall(dev, &port->tnl_guards[i]);
+                hw_stale_uninstall_flow(dev, &port->tnl_guards[i],
+                                        HW_STALE_NO_MARK);
             }
             return error;
         }
@@ -922,7 +925,8 @@ hw_tnl_guards_uninstall(struct hw_offload_port *port)
 {
     if (port->tnl_guards_installed) {
         for (size_t i = 0; i < HW_N_TNL_GUARDS; i++) {
-            hw_flow_uninstall(hw_offload_port_dev(port), &port->tnl_guards[i]);
+            hw_stale_uninstall_flow(hw_offload_port_dev(port),
+                                    &port->tnl_guards[i], HW_STALE_NO_MARK);
         }
         port->tnl_guards_installed = false;
     }
@@ -1090,9 +1094,12 @@ hw_offload_entry_uninstall(struct hw_offload_port *port,
         port->n_partial--;
     }
 
-    /* hw_flow_uninstall() reads the counters once the rule is gone, so the
-     * final read below misses no packet. */
-    hw_flow_uninstall(hw_offload_port_dev(port), &entry->flow);
+    /* hw_flow_uninstall() reads the counters just before the rule goes, so
+     * the final read below misses no packet.  A rule the device refuses to
+     * destroy goes on tagging packets with the mark of a partial rule:
+     * hw-stale keeps the mark from other flows until a retry destroys it. */
+    hw_stale_uninstall_flow(hw_offload_port_dev(port), &entry->flow,
+                            entry->full ? HW_STALE_NO_MARK : entry->mark);
     if (entry->tunnel != HW_TUNNEL_NONE && !--port->n_tunnel_rules) {
         /* The last tunnel rule is gone: its guards can go too. */
         hw_tnl_guards_uninstall(port);
@@ -1490,6 +1497,7 @@ netdev_offload_hw_uninit_flow_api(struct netdev *netdev)
     if (!port) {
         return;
     }
+    hw_stale_retry(NULL);
     if (port->vport) {
         n = hw_offload_vport_flush(netdev, port, UINT_MAX);
     }
@@ -1692,6 +1700,10 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     struct hw_rule rule;
     bool modify, decap;
     int error;
+
+    /* Before a rule of the same match, which the device would refuse next
+     * to a stale one. */
+    hw_stale_retry(NULL);
 
     /* In a map of many flows, the lookup of hw_offload_install() misses
      * the cache (and the TLB) on the ufid's bucket: ask for the bucket now,
@@ -2209,7 +2221,9 @@ netdev_offload_hw_flow_del(struct netdev *netdev, const ovs_u128 *ufid,
 
     if (!port) {
         return ENOENT;
-    } else if (port->vport) {
+    }
+    hw_stale_retry(NULL);
+    if (port->vport) {
         return hw_offload_vport_del(netdev, port, ufid, stats);
     }
 
@@ -2246,7 +2260,9 @@ netdev_offload_hw_flow_flush(struct netdev *netdev)
 
     if (!port) {
         return ENOENT;
-    } else if (port->vport) {
+    }
+    hw_stale_retry(NULL);
+    if (port->vport) {
         n = hw_offload_vport_flush(netdev, port, hw_offload_tid());
         if (n) {
             VLOG_DBG("%s: flow flush: removed %"PRIuSIZE" rules",
@@ -2556,6 +2572,8 @@ hw_offload_open_port(struct unixctl_conn *conn, const char *name)
 static void
 hw_offload_format_port(struct netdev *netdev, struct ds *s)
 {
+    struct netdev_hw_device dev;
+
     ds_put_format(s, "%s:\n", netdev_get_name(netdev));
     netdev_hw_format(netdev, s);
     if (s->length && s->string[s->length - 1] != '\n') {
@@ -2582,6 +2600,11 @@ hw_offload_format_port(struct netdev *netdev, struct ds *s)
         ovs_mutex_unlock(&port->mutex);
     } else {
         ds_put_cstr(s, "  offload: not enabled\n");
+    }
+
+    /* The rules the device refused to destroy, whoever created them. */
+    if (netdev_hw_get_device(netdev, &dev)) {
+        hw_stale_format(dev.devname, s);
     }
 }
 

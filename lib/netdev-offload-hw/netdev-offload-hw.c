@@ -127,6 +127,7 @@ COVERAGE_DEFINE(hw_offload_del);
 COVERAGE_DEFINE(hw_offload_push_refused);
 COVERAGE_DEFINE(hw_offload_recover);
 COVERAGE_DEFINE(hw_offload_mark_cleared);
+COVERAGE_DEFINE(hw_offload_stale_mark);
 
 struct hw_mark_rec;
 struct hw_egress;
@@ -493,6 +494,46 @@ hw_mark_unpublish(struct hw_mark_rec *rec, struct hw_mark_rec *old)
         hw_mark_retire(old);
     }
     ovs_mutex_unlock(&hw_marks_mutex);
+}
+
+static void
+hw_mark_stale_release(void *rec)
+{
+    hw_mark_unpublish(rec, NULL);
+}
+
+/* The flow of 'rec' goes, but the device refused to destroy its rule
+ * (hw-stale.h), which still tags packets with the mark.  If the rule also
+ * decapsulates them (a vport flow's), replaces 'rec' in the mark table by a
+ * copy without the egress rule (whose reference goes with the flow) and
+ * keeps it there until the rule is destroyed: hw_offload_recover_tagged()
+ * then still gives those packets the tunnel metadata the software pop
+ * would, and the classifier picks their flow, no flow having the mark.
+ * Returns true if it did; otherwise the caller unpublishes 'rec'. */
+static bool
+hw_mark_keep_for_stale(struct hw_mark_rec *rec)
+{
+    struct hw_mark_rec *copy = NULL;
+
+    if (!rec || !rec->decap || !hw_stale_mark_held(rec->mark, NULL)) {
+        return false;
+    }
+
+    ovs_mutex_lock(&hw_marks_mutex);
+    if (hw_mark_find_protected(rec->mark) == rec) {
+        copy = xmemdup(rec, sizeof *rec);
+        copy->egress = NULL;
+        cmap_replace(&hw_marks, &rec->node, &copy->node,
+                     hash_int(rec->mark, 0));
+        ovsrcu_postpone(hw_mark_rec_free, rec);
+    }
+    ovs_mutex_unlock(&hw_marks_mutex);
+
+    if (copy && !hw_stale_hold(copy->mark, hw_mark_stale_release, copy)) {
+        /* A retry destroyed the rule meanwhile. */
+        hw_mark_unpublish(copy, NULL);
+    }
+    return copy != NULL;
 }
 
 /* Egress rules.
@@ -1013,7 +1054,9 @@ static void
 hw_offload_entry_free(struct hw_offload_entry *entry)
 {
     if (entry) {
-        hw_mark_unpublish(entry->mark_rec, NULL);
+        if (!hw_mark_keep_for_stale(entry->mark_rec)) {
+            hw_mark_unpublish(entry->mark_rec, NULL);
+        }
         hw_egress_release(entry->egress);
         /* The miniflows and actions are in the entry's block. */
         free(entry->match.tun_md);
@@ -1668,6 +1711,43 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
     return 0;
 }
 
+/* A rule the device refused to destroy (hw-stale.h) may still tag packets
+ * with 'mark', which dpif-netdev freed when flow_del() returned and now
+ * gives to the flow 'ufid': if it ran that flow's actions for the stale
+ * rule's packets, they would be misforwarded.  Returns true, with a reason,
+ * if the mark is held and the flow is not the one that owns it (a modify of
+ * the flow whose old rule went stale keeps its mark: the stale rule's
+ * packets are its own).  '*modifyp' tells whether the flow has an
+ * entry. */
+static bool
+hw_offload_stale_mark(struct hw_offload_port *port, const ovs_u128 *ufid,
+                      uint32_t hash, uint32_t mark, bool *modifyp,
+                      struct ds *reason)
+{
+    struct ds why = DS_EMPTY_INITIALIZER;
+    struct hw_offload_entry *entry;
+    bool own;
+
+    if (!hw_stale_mark_held(mark, &why)) {
+        ds_destroy(&why);
+        return false;
+    }
+
+    ovs_mutex_lock(&port->mutex);
+    entry = hw_offload_entry_find__(port, ufid, hash);
+    own = entry && entry->mark == mark;
+    ovs_mutex_unlock(&port->mutex);
+    *modifyp = entry != NULL;
+
+    if (!own) {
+        COVERAGE_INC(hw_offload_stale_mark);
+        ds_put_format(reason, "flow mark %"PRIu32" is held by a rule the "
+                      "device could not destroy (%s)", mark, ds_cstr(&why));
+    }
+    ds_destroy(&why);
+    return !own;
+}
+
 static void hw_offload_entry_report(const struct hw_offload_port *port,
                                     struct hw_offload_entry *entry,
                                     struct match *match,
@@ -1701,9 +1781,22 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     bool modify, decap;
     int error;
 
-    /* Before a rule of the same match, which the device would refuse next
-     * to a stale one. */
-    hw_stale_retry(NULL);
+    if (hw_stale_any()) {
+        /* Before the mark is looked at, and before a rule of the same
+         * match, which the device would refuse next to a stale one. */
+        hw_stale_retry(NULL);
+        if (hw_offload_stale_mark(port, ufid, hash, info->flow_mark,
+                                  &modify, &reason)) {
+            /* A refusal, not a new device error: the failed destroy that
+             * holds the mark was counted and logged as one. */
+            hw_offload_put_failed(flow_netdev, flow_port, match, ufid,
+                                  info->flow_mark, modify, false,
+                                  ds_cstr(&reason));
+            ds_destroy(&reason);
+            hw_offload_coverage_flush();
+            return EBUSY;
+        }
+    }
 
     /* In a map of many flows, the lookup of hw_offload_install() misses
      * the cache (and the TLB) on the ufid's bucket: ask for the bucket now,

@@ -22,11 +22,15 @@
 
 #include "coverage.h"
 #include "hw-dev.h"
+#include "hw-stale.h"
 #include "if-notifier.h"
+#include "netdev-provider.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/shash.h"
 #include "openvswitch/vlog.h"
 #include "ovs-thread.h"
+#include "seq.h"
+#include "sset.h"
 #include "timeval.h"
 #include "util.h"
 
@@ -61,8 +65,9 @@ struct port_failure {
 };
 
 /* Device id -> device_claim, port name -> port_claim, port name ->
- * port_failure.  Touched from the main thread, except that a port is
- * released by whichever thread closes its netdev last. */
+ * port_failure, port name -> devname of a deferred reconfiguration.
+ * Touched from the main thread, except that a port is released by
+ * whichever thread closes its netdev last. */
 static struct ovs_mutex ports_mutex = OVS_MUTEX_INITIALIZER;
 static struct shash devices OVS_GUARDED_BY(ports_mutex)
     = SHASH_INITIALIZER(&devices);
@@ -70,6 +75,17 @@ static struct shash ports OVS_GUARDED_BY(ports_mutex)
     = SHASH_INITIALIZER(&ports);
 static struct shash failures OVS_GUARDED_BY(ports_mutex)
     = SHASH_INITIALIZER(&failures);
+static struct shash deferred OVS_GUARDED_BY(ports_mutex)
+    = SHASH_INITIALIZER(&deferred);
+static uint64_t deferred_seqno OVS_GUARDED_BY(ports_mutex);
+
+/* Forgets the deferred reconfiguration of 'port', if any. */
+static void
+port_deferred_drop(const char *port)
+    OVS_REQUIRES(ports_mutex)
+{
+    free(shash_find_and_delete(&deferred, port));
+}
 
 /* Removes the claim of 'port' on device 'id'.  Returns true if another port
  * was refused that device. */
@@ -182,6 +198,7 @@ netdev_hw_ports_release(const char *port)
     if (pc) {
         refused = device_claim_drop(pc->id, port);
     }
+    port_deferred_drop(port);
     ovs_mutex_unlock(&ports_mutex);
     port_claim_destroy(pc);
 
@@ -248,6 +265,7 @@ netdev_hw_ports_configured(const char *port)
                   "reconfiguration%s", port, f->n_failures,
                   f->n_failures == 1 ? "" : "s");
     }
+    port_deferred_drop(port);
     ovs_mutex_unlock(&ports_mutex);
     port_failure_destroy(f);
 }
@@ -279,11 +297,60 @@ netdev_hw_ports_check_retry(const char *port, const char *config,
 }
 
 void
+netdev_hw_ports_deferred(const char *port, const char *devname,
+                         size_t n_stale)
+{
+    VLOG_WARN("hw port %s: reconfiguration deferred: %"PRIuSIZE" rule%s "
+              "the device could not destroy use%s its receive queues",
+              port, n_stale, n_stale == 1 ? "" : "s",
+              n_stale == 1 ? "s" : "");
+
+    ovs_mutex_lock(&ports_mutex);
+    port_deferred_drop(port);
+    shash_add(&deferred, port, xstrdup(devname));
+    ovs_mutex_unlock(&ports_mutex);
+}
+
+/* Asks the datapath to reconfigure the ports whose reconfiguration waited
+ * for stale rules that are now gone. */
+static void
+ports_deferred_run(void)
+{
+    struct sset ready = SSET_INITIALIZER(&ready);
+    struct shash_node *node;
+    const char *name;
+
+    ovs_mutex_lock(&ports_mutex);
+    /* Read before the counts, so that wait() misses no change. */
+    deferred_seqno = seq_read(hw_stale_seq());
+    SHASH_FOR_EACH_SAFE (node, &deferred) {
+        if (!hw_stale_count(node->data)) {
+            sset_add(&ready, node->name);
+            free(node->data);
+            shash_delete(&deferred, node);
+        }
+    }
+    ovs_mutex_unlock(&ports_mutex);
+
+    SSET_FOR_EACH (name, &ready) {
+        struct netdev *netdev = netdev_from_name(name);
+
+        if (netdev) {
+            netdev_request_reconfigure(netdev);
+            netdev_close(netdev);
+        }
+    }
+    sset_destroy(&ready);
+}
+
+void
 netdev_hw_ports_run(const struct netdev_class *class OVS_UNUSED)
 {
     long long int now = time_msec();
     struct shash_node *node;
     bool report = false;
+
+    ports_deferred_run();
 
     ovs_mutex_lock(&ports_mutex);
     SHASH_FOR_EACH_SAFE (node, &failures) {
@@ -317,6 +384,9 @@ netdev_hw_ports_wait(const struct netdev_class *class OVS_UNUSED)
 
         poll_timer_wait_until(f->reported ? f->retry_at + RETRY_MAX_MS
                               : f->retry_at);
+    }
+    if (!shash_is_empty(&deferred)) {
+        seq_wait(hw_stale_seq(), deferred_seqno);
     }
     ovs_mutex_unlock(&ports_mutex);
 }

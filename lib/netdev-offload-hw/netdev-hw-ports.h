@@ -33,7 +33,15 @@
  * the bridge re-creates the interface, and set_config() refuses it with the
  * reason until the back-off (1 s, doubling up to 64 s) has passed; then the
  * bridge is asked again and the port is re-created and reconfigured.  A
- * new configuration is tried at once. */
+ * new configuration is tried at once.
+ *
+ * Deferred reconfigurations.  A reconfiguration that would destroy the RSS
+ * QPs while a rule the device could not destroy still delivers to them
+ * (hw-stale.h) keeps the port as it is, in the datapath, instead; once the
+ * device has no stale rule left, the port is asked to reconfigure again
+ * (netdev_request_reconfigure()). */
+
+#include <stddef.h>
 
 struct hw_dev_ops;
 struct netdev_class;
@@ -55,7 +63,13 @@ void netdev_hw_ports_release(const char *port);
 void netdev_hw_ports_failed(const char *port, const char *config, int error,
                             const char *reason);
 
-/* 'port' is configured: its failures are forgotten. */
+/* The reconfiguration of 'port' waits for the 'n_stale' stale rules of its
+ * device 'devname' to go.  Logs it, and asks the port to reconfigure once
+ * they are gone. */
+void netdev_hw_ports_deferred(const char *port, const char *devname,
+                              size_t n_stale);
+
+/* 'port' is configured: its failures and deferral are forgotten. */
 void netdev_hw_ports_configured(const char *port);
 
 /* Returns 0 if 'port' may be configured with 'config' now, or the errno of
@@ -65,7 +79,8 @@ int netdev_hw_ports_check_retry(const char *port, const char *config,
                                 char **errp);
 
 /* The hw netdev class's run() and wait(): ask the bridge again when a retry
- * is due. */
+ * is due, and a deferred port to reconfigure once its stale rules are
+ * gone. */
 void netdev_hw_ports_run(const struct netdev_class *);
 void netdev_hw_ports_wait(const struct netdev_class *);
 

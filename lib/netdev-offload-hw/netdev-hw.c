@@ -157,6 +157,8 @@ struct netdev_hw {
 
     /* Device objects.  'configured' is true when all of them exist. */
     bool configured;
+    bool deferred;              /* The requested configuration waits for
+                                 * stale rules (hw-stale.h) to go. */
     char *fail_reason;          /* First failure of this reconfigure(). */
     const struct hw_dev_ops *ops;
     char *devname;              /* Device the objects belong to. */
@@ -381,7 +383,7 @@ netdev_hw_close_device(struct netdev_hw *dev)
 }
 
 /* Destroys every device object of 'dev'.  The caller has unpublished them
- * (see netdev_hw_unpublish()). */
+ * (see netdev_hw_publish()). */
 static void
 netdev_hw_teardown(struct netdev_hw *dev)
     OVS_REQUIRES(dev->mutex)
@@ -398,19 +400,20 @@ netdev_hw_teardown(struct netdev_hw *dev)
     netdev_hw_close_device(dev);
 }
 
-/* Makes the provider-visible state of 'dev' unconfigured and tells the
- * provider, so that it removes what it created on the RSS QPs.  Releases
- * 'dev->mutex' around the notifier, because the provider holds its own
- * lock while it calls netdev_hw_rss_qp(). */
+/* Makes the provider-visible state of 'dev' 'configured' or not and tells
+ * the provider: unconfigured, so that it removes what it created on the
+ * RSS QPs; configured, so that it creates it again.  Releases 'dev->mutex'
+ * around the notifier, because the provider holds its own lock while it
+ * calls netdev_hw_rss_qp(). */
 static void
-netdev_hw_unpublish(struct netdev_hw *dev)
+netdev_hw_publish(struct netdev_hw *dev, bool configured)
     OVS_REQUIRES(dev->mutex)
 {
-    if (dev->configured) {
-        dev->configured = false;
+    if (dev->configured != configured) {
+        dev->configured = configured;
         if (reconfigure_cb) {
             ovs_mutex_unlock(&dev->mutex);
-            reconfigure_cb(&dev->up, false);
+            reconfigure_cb(&dev->up, configured);
             ovs_mutex_lock(&dev->mutex);
         }
     }
@@ -687,6 +690,36 @@ netdev_hw_build_miss_rules(struct netdev_hw *dev)
     netdev_hw_device_of(dev, &device);
     error = netdev_hw_base_build(&device, dev->rss_qps, &dev->base, &step);
     return error ? netdev_hw_step_failed(dev, step, error) : 0;
+}
+
+/* Gets the receive side of 'dev' ready to be destroyed: removes the
+ * provider's rules (the notifier), then the base rules.  The device refuses
+ * to destroy a QP that a rule delivers to (EBUSY), so if it refused to
+ * destroy one of those rules (hw-stale.h), puts back what was removed and
+ * returns false: the receive side, and the port's configuration, must stay
+ * until a retry destroys that rule. */
+static bool
+netdev_hw_release_rx(struct netdev_hw *dev)
+    OVS_REQUIRES(dev->mutex)
+{
+    if (!dev->configured) {
+        return true;
+    }
+    if (hw_stale_retry(dev->devname)) {
+        return false;
+    }
+    netdev_hw_publish(dev, false);
+    if (!hw_stale_count(dev->devname)) {
+        netdev_hw_destroy_miss_rules(dev);
+        if (!hw_stale_count(dev->devname)
+            || netdev_hw_build_miss_rules(dev)) {
+            /* Without its miss rules the port cannot stay as it was: go
+             * on, and lose the QPs in use to the device (logged). */
+            return true;
+        }
+    }
+    netdev_hw_publish(dev, true);
+    return false;
 }
 
 /* netdev class callbacks. */
@@ -988,13 +1021,27 @@ netdev_hw_reconfigure(struct netdev *netdev)
                             NETDEV_HW_RSS_KEY_LEN));
     rebuild_tx = reopen || !dev->configured || dev->n_txq != dev->req_n_txq;
     if (!rebuild_rx && !rebuild_tx) {
+        /* Back to what it has: a deferred request is void. */
+        dev->deferred = false;
         ovs_mutex_unlock(&dev->mutex);
         return 0;
     }
 
     /* The TX queues are invisible to the provider; the RSS QPs are not. */
-    if (rebuild_rx) {
-        netdev_hw_unpublish(dev);
+    if (rebuild_rx && !netdev_hw_release_rx(dev)) {
+        size_t n_stale = hw_stale_count(dev->devname);
+        char *devname = xstrdup(dev->devname);
+
+        /* The port goes on with what it has: OVS reads these back. */
+        netdev->n_rxq = dev->n_rxq;
+        netdev->n_txq = dev->n_txq;
+        dev->deferred = true;
+        ovs_mutex_unlock(&dev->mutex);
+
+        /* Asks for the reconfiguration again once the rules are gone. */
+        netdev_hw_ports_deferred(netdev_get_name(netdev), devname, n_stale);
+        free(devname);
+        return 0;
     }
 
     if (reopen) {
@@ -1010,7 +1057,6 @@ netdev_hw_reconfigure(struct netdev *netdev)
         dev->max_frame_len = netdev_hw_frame_len(dev->mtu);
     } else {
         if (rebuild_rx) {
-            netdev_hw_destroy_miss_rules(dev);
             netdev_hw_destroy_rx(dev);
         }
         if (rebuild_tx) {
@@ -1039,6 +1085,7 @@ netdev_hw_reconfigure(struct netdev *netdev)
 
     notify = !dev->configured;
     dev->configured = true;
+    dev->deferred = false;
     VLOG_DBG("hw port %s: device %s (%s): %d rx queues, %d tx queues, "
              "%d miss rules, %s steering", netdev_get_name(netdev),
              dev->devname, dev->ops->name, dev->n_rxq, dev->n_txq,
@@ -1056,7 +1103,7 @@ netdev_hw_reconfigure(struct netdev *netdev)
 error:
     /* All or nothing: the port is left without device objects. */
     COVERAGE_INC(netdev_hw_reconfigure_error);
-    netdev_hw_unpublish(dev);
+    netdev_hw_publish(dev, false);
     netdev_hw_teardown(dev);
     netdev_change_seq_changed(netdev);
     char *config = netdev_hw_config_string(dev->req_device, dev->req_n_rxq,
@@ -1444,8 +1491,9 @@ netdev_hw_rxq_drain(struct netdev_rxq *rxq)
     return 0;
 }
 
-/* The class's run() and wait(): the periodic retry of stale rules, and
- * the retries of failed reconfigurations. */
+/* The class's run() and wait().  The periodic retry of stale rules comes
+ * first, so that a port whose reconfiguration waits for them is asked to
+ * reconfigure in the same pass. */
 static void
 netdev_hw_run(const struct netdev_class *class)
 {
@@ -1675,6 +1723,11 @@ netdev_hw_format(const struct netdev *netdev, struct ds *ds)
                   caps->max_encap_header);
 
     ds_put_format(ds, "  queues: rx %d, tx %d\n", dev->n_rxq, dev->n_txq);
+    if (dev->deferred) {
+        ds_put_format(ds, "  reconfiguration deferred: rx %d, tx %d "
+                      "requested, waiting for stale rules\n",
+                      dev->req_n_rxq, dev->req_n_txq);
+    }
 
     ds_put_format(ds, "  indirection table (%"PRIuSIZE" entries): ",
                   n_entries);

@@ -106,16 +106,23 @@ void
 model_port_destroy(struct model_port *p)
 {
     const struct hw_dev_ops *ops = &hw_model_ops;
-    struct hw_model_objects objs;
 
     CHECK_ERR(ops->destroy_qp(p->rss_qp), 0);
     CHECK_ERR(ops->destroy_rwq_ind_table(p->table), 0);
     CHECK_ERR(ops->destroy_wq(p->wq), 0);
     CHECK_ERR(ops->destroy_cq(p->cq), 0);
     CHECK_ERR(ops->dealloc_pd(p->pd), 0);
-    CHECK_ERR(hw_model_count_objects(p->devname, &objs), 0);
-    CHECK_EQ(objs.total, 0);
+    CHECK_EQ(model_objects(p->devname), 0);
     ops->close(p->ctx);
+}
+
+size_t
+model_objects(const char *devname)
+{
+    struct hw_model_objects objs;
+
+    CHECK_ERR(hw_model_count_objects(devname, &objs), 0);
+    return objs.total;
 }
 
 struct hw_model_stats

@@ -48,6 +48,9 @@ struct ibv_qp *model_port_create_send_qp(struct model_port *);
 void model_port_destroy(struct model_port *);
 struct hw_model_stats model_stats(const char *devname);
 
+/* The number of live objects of model device 'devname'. */
+size_t model_objects(const char *devname);
+
 /* Puts 'f' on the wire of 'p' and checks that its WQ receives 'want' from
  * its byte 'want_skip' on, with flow mark 'tag' (0: none). */
 void model_port_check_rx(const struct model_port *, const struct frame *f,

@@ -82,15 +82,6 @@ check_objects(const char *devname, size_t pd, size_t cq, size_t wq,
              pd + cq + wq + ind_table + qp + flow + counters + reformat);
 }
 
-static size_t
-total_objects(const char *devname)
-{
-    struct hw_model_objects objs;
-
-    CHECK_ERR(hw_model_count_objects(devname, &objs), 0);
-    return objs.total;
-}
-
 static int
 create_wq(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq_ex *cq,
           uint32_t max_wr, struct ibv_wq **wqp)
@@ -674,7 +665,7 @@ test_wq_validation(void)
     CHECK_ERR(ops->alloc_pd(ctx, &pd), 0);
     CHECK_ERR(ops->create_cq(ctx, 64, &cq), 0);
     CHECK_ERR(ops->create_cq(ctx, 0, &other_cq), EINVAL);
-    n_objects = total_objects("model9");
+    n_objects = model_objects("model9");
 
     /* create_wq. */
     memset(&wq_attr, 0, sizeof wq_attr);
@@ -697,7 +688,7 @@ test_wq_validation(void)
     CHECK_ERR(ops->create_wq(ctx, &wq_attr, &wq), EOPNOTSUPP);
     wq_attr.create_flags = IBV_WQ_FLAGS_CVLAN_STRIPPING;
     CHECK_ERR(ops->create_wq(ctx, &wq_attr, &wq), EOPNOTSUPP);
-    CHECK_EQ(total_objects("model9"), n_objects);
+    CHECK_EQ(model_objects("model9"), n_objects);
     wq_attr.create_flags = IBV_WQ_FLAGS_PCI_WRITE_END_PADDING;
     CHECK_ERR(ops->create_wq(ctx, &wq_attr, &wq), 0);
     CHECK_EQ(wq->state, IBV_WQS_RESET);
@@ -752,7 +743,7 @@ test_wq_validation(void)
     CHECK_ERR(create_wq(ctx, pd, other_cq, 64, &bad_wq), EINVAL);
     CHECK(!bad_wq);
     many[1] = wq;
-    CHECK_EQ(total_objects("model9"), n_objects + 1);
+    CHECK_EQ(model_objects("model9"), n_objects + 1);
     /* Repeats are allowed and each entry holds the WQ. */
     CHECK_ERR(create_table(ctx, 9, many, &table), 0);
     CHECK_ERR(ops->destroy_wq(wq), EBUSY);
@@ -793,7 +784,7 @@ test_qp_validation(void)
     setup_create(&s, "model11");
     CHECK_ERR(create_table(s.ctx, 2, s.wqs, &table), 0);
     CHECK_ERR(create_table(s.ctx, 0, s.wqs, &table1), 0);
-    n_objects = total_objects(s.devname);
+    n_objects = model_objects(s.devname);
 
     rss_qp_attr(&attr, s.pd, table, udp4_fields);
     attr.rx_hash_conf.rx_hash_function = 2;
@@ -849,7 +840,7 @@ test_qp_validation(void)
     attr.comp_mask |= IBV_QP_INIT_ATTR_CREATE_FLAGS;
     attr.create_flags = IBV_QP_CREATE_SCATTER_FCS;
     CHECK_ERR(ops->create_qp(s.ctx, &attr, &qp), EOPNOTSUPP);
-    CHECK_EQ(total_objects(s.devname), n_objects);
+    CHECK_EQ(model_objects(s.devname), n_objects);
 
     CHECK_ERR(ops->destroy_rwq_ind_table(table1), 0);
     CHECK_ERR(ops->destroy_rwq_ind_table(table), 0);
@@ -878,7 +869,7 @@ test_reformat(void)
 
     setup_create(&s, "model12");
     memset(header, 0xab, sizeof header);
-    n_objects = total_objects(s.devname);
+    n_objects = model_objects(s.devname);
 
     CHECK_ERR(ops->create_reformat(s.ctx, 14, NULL, l3_decap, rx, &action),
               EINVAL);
@@ -898,7 +889,7 @@ test_reformat(void)
                                    &action), EINVAL);
     CHECK_ERR(ops->create_reformat(s.ctx, 129, header, l2_encap, tx,
                                    &action), EINVAL);
-    CHECK_EQ(total_objects(s.devname), n_objects);
+    CHECK_EQ(model_objects(s.devname), n_objects);
 
     CHECK_ERR(ops->create_reformat(s.ctx, 0, NULL, l2_decap, rx, &decap), 0);
     CHECK(decap && decap->context == s.ctx);
@@ -952,7 +943,7 @@ test_faults(void)
     size_t n_objects;
 
     setup_create(&s, "model13");
-    n_objects = total_objects(s.devname);
+    n_objects = model_objects(s.devname);
 
     CHECK_ERR(hw_model_set_fault("model999", "create_flow", ENOSPC, 1),
               ENODEV);
@@ -964,14 +955,14 @@ test_faults(void)
     CHECK_ERR(ops->create_flow(s.rss_qp, rule_attr(&r), &flow), ENOSPC);
     CHECK(!flow);
     CHECK_ERR(ops->create_flow(s.rss_qp, rule_attr(&r), &flow), ENOSPC);
-    CHECK_EQ(total_objects(s.devname), n_objects);
+    CHECK_EQ(model_objects(s.devname), n_objects);
     CHECK_ERR(ops->create_flow(s.rss_qp, rule_attr(&r), &flow), 0);
-    CHECK_EQ(total_objects(s.devname), n_objects + 1);
+    CHECK_EQ(model_objects(s.devname), n_objects + 1);
 
     /* A failing destroy leaves the object in place. */
     CHECK_ERR(hw_model_set_fault(s.devname, "destroy_flow", EIO, 1), 0);
     CHECK_ERR(ops->destroy_flow(flow), EIO);
-    CHECK_EQ(total_objects(s.devname), n_objects + 1);
+    CHECK_EQ(model_objects(s.devname), n_objects + 1);
     CHECK_ERR(ops->destroy_flow(flow), 0);
 
     CHECK_ERR(hw_model_set_fault(s.devname, "create_counters", ENOMEM, 1),
@@ -996,7 +987,7 @@ test_faults(void)
     CHECK_ERR(hw_model_set_fault(s.devname, "open", EACCES, 1), 0);
     CHECK_ERR(ops->open(s.devname, &ctx), EACCES);
     CHECK(!ctx);
-    CHECK_EQ(total_objects(s.devname), n_objects);
+    CHECK_EQ(model_objects(s.devname), n_objects);
     setup_destroy(&s);
 }
 

@@ -55,15 +55,6 @@ stale_port_create(struct stale_port *sp, const char *devname)
     };
 }
 
-static size_t
-n_objects(const char *devname)
-{
-    struct hw_model_objects objs;
-
-    CHECK_ERR(hw_model_count_objects(devname, &objs), 0);
-    return objs.total;
-}
-
 /* A partial rule for UDP to port 'dport', counted, tagging with 'tag'. */
 static void
 stale_rule(struct hw_rule *rule, uint16_t dport, uint32_t tag)
@@ -127,20 +118,20 @@ test_uninstall(void)
     size_t base;
 
     stale_port_create(&sp, devname);
-    base = n_objects(devname);
+    base = model_objects(devname);
 
     /* The rule stays, and with it its counters. */
     install(&sp, 53, 7, &flow);
-    CHECK_EQ(n_objects(devname), base + 2);
+    CHECK_EQ(model_objects(devname), base + 2);
     fault(devname, "destroy_flow", EIO, 1);
     CHECK_ERR(hw_flow_uninstall(&sp.dev, &flow, &step), EIO);
     CHECK_STR(step, "destroy_flow");
     CHECK(flow.flow && flow.counters);
     CHECK(flow.final_valid);
-    CHECK_EQ(n_objects(devname), base + 2);
+    CHECK_EQ(model_objects(devname), base + 2);
     CHECK_ERR(hw_flow_uninstall(&sp.dev, &flow, &step), 0);
     CHECK(!flow.flow && !flow.counters);
-    CHECK_EQ(n_objects(devname), base);
+    CHECK_EQ(model_objects(devname), base);
 
     /* The rule goes, its counters stay. */
     install(&sp, 53, 7, &flow);
@@ -148,9 +139,9 @@ test_uninstall(void)
     CHECK_ERR(hw_flow_uninstall(&sp.dev, &flow, &step), EIO);
     CHECK_STR(step, "destroy_counters");
     CHECK(!flow.flow && flow.counters);
-    CHECK_EQ(n_objects(devname), base + 1);
+    CHECK_EQ(model_objects(devname), base + 1);
     CHECK_ERR(hw_flow_uninstall(&sp.dev, &flow, NULL), 0);
-    CHECK_EQ(n_objects(devname), base);
+    CHECK_EQ(model_objects(devname), base);
 
     model_port_destroy(&sp.port);
 }
@@ -170,7 +161,7 @@ test_retry(void)
     size_t base;
 
     stale_port_create(&sp, devname);
-    base = n_objects(devname);
+    base = model_objects(devname);
     CHECK(!hw_stale_any());
 
     install(&sp, 53, 7, &flow);
@@ -196,7 +187,7 @@ test_retry(void)
     CHECK_EQ(n_released, 0);
     check_format(devname, "  stale rules: 1 (marks 7), destroy retried 2 "
                  "times, last error: destroy_flow: Input/output error\n");
-    CHECK_EQ(n_objects(devname), base + 2);
+    CHECK_EQ(model_objects(devname), base + 2);
 
     /* The third destroys the rule, then its counters, and releases. */
     seqno = seq_read(hw_stale_seq());
@@ -205,7 +196,7 @@ test_retry(void)
     CHECK_EQ(n_released, 1);
     CHECK(!hw_stale_any());
     CHECK(!hw_stale_mark_held(7, NULL));
-    CHECK_EQ(n_objects(devname), base);
+    CHECK_EQ(model_objects(devname), base);
     check_format(devname, "");
 
     /* A rule whose counters alone stay holds no mark. */
@@ -219,7 +210,7 @@ test_retry(void)
                  "busy\n");
     CHECK_EQ(hw_stale_retry(devname), 1);
     CHECK_EQ(hw_stale_retry(devname), 0);
-    CHECK_EQ(n_objects(devname), base);
+    CHECK_EQ(model_objects(devname), base);
 
     /* An install that fails, and whose counters then refuse to go. */
     fault(devname, "create_flow", ENOSPC, 1);
@@ -231,7 +222,7 @@ test_retry(void)
     CHECK_EQ(hw_stale_count(devname), 1);
     CHECK(!hw_stale_mark_held(7, NULL));
     CHECK_EQ(hw_stale_retry(devname), 0);
-    CHECK_EQ(n_objects(devname), base);
+    CHECK_EQ(model_objects(devname), base);
 
     ds_destroy(&reason);
     model_port_destroy(&sp.port);
@@ -249,7 +240,7 @@ test_forget(void)
     size_t base;
 
     stale_port_create(&sp, devname);
-    base = n_objects(devname);
+    base = model_objects(devname);
 
     install(&sp, 53, 7, &flow1);
     install(&sp, 54, 8, &flow2);
@@ -267,7 +258,7 @@ test_forget(void)
     CHECK_EQ(n_released, 2);
     CHECK(!hw_stale_any());
     CHECK_EQ(hw_stale_count(devname), 0);
-    CHECK_EQ(n_objects(devname), base + 2);
+    CHECK_EQ(model_objects(devname), base + 2);
 }
 
 static void

@@ -7,6 +7,7 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-unit.at \
 	netdev-offload-hw/tests/hw-offload.at \
 	netdev-offload-hw/tests/hw-faults.at \
+	netdev-offload-hw/tests/hw-pipeline.at \
 	netdev-offload-hw/tests/hw-fwdump.at \
 	netdev-offload-hw/tests/hw-hbl.at \
 	netdev-offload-hw/tests/hw-tunnel.at \

@@ -578,7 +578,7 @@ test_encoding_equality(void)
         .context = &other_ctx,
         .qp_type = IBV_QPT_RAW_PACKET,
     };
-    struct netdev_hw_device model_dev, other_dev;
+    struct netdev_hw_device model_dev, other_dev = { .pipeline = NULL };
     struct recorder model_rec, other_rec;
     /* The model device behind the model's recorder: a port's receive side
      * as netdev-hw builds it, whose RSS QP is the rules' destination. */

@@ -358,3 +358,26 @@ hw_flow_dr_read(const struct netdev_hw_device *dev,
     }
     return dev->ops->dr_counter_query(flow->counter, packets, bytes);
 }
+
+void
+hw_flow_dr_format(const struct hw_flow_dr *flow, const struct hw_rule *rule,
+                  struct ds *s)
+{
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct hw_dr_match mask, value;
+
+    if (!flow->matcher) {
+        return;
+    }
+    hw_pipe_matcher_format(flow->matcher, s);
+    if (!hw_encode_dr_match(rule, !flow->level, &mask, &value, &reason)) {
+        ds_put_char(s, ' ');
+        hw_dr_match_format(&mask, &value, s);
+    }
+    ds_destroy(&reason);
+    ds_put_cstr(s, " actions");
+    for (size_t i = 0; i < flow->n_actions; i++) {
+        ds_put_char(s, ' ');
+        hw_pipe_action_format(flow->actions[i], s);
+    }
+}

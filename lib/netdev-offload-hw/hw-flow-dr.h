@@ -86,6 +86,13 @@ int hw_flow_dr_uninstall(struct hw_pipeline *p,
 
 /* Reads the packets and bytes counted for 'flow' (or kept at uninstall).
  * EOPNOTSUPP if it counts nothing. */
+/* Appends 'flow', installed for 'rule', to 's' in readable form: its
+ * matcher, the match fields with their values and the shared actions, e.g.
+ * "matcher #2 (nic_rx level 1 priority 8) outer(ip_protocol=17,ttl_hoplimit
+ * =64,...) actions tag#3 counter dest_qp#1". */
+void hw_flow_dr_format(const struct hw_flow_dr *flow,
+                       const struct hw_rule *rule, struct ds *s);
+
 int hw_flow_dr_read(const struct netdev_hw_device *dev,
                     const struct hw_flow_dr *flow,
                     uint64_t *packets, uint64_t *bytes);

@@ -22,9 +22,11 @@
 
 #include "hw-dev.h"
 #include "hw-encode.h"
+#include "hw-flow-dr.h"
 #include "hw-rule.h"
 #include "hw-stale.h"
 #include "netdev-hw.h"
+#include "netdev-hw-base.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/util.h"
 #include "util.h"
@@ -72,6 +74,29 @@ hw_flow_reformat_type(enum hw_reformat_type type,
  * rule still uses them).  Returns 0, or the first error with the call that
  * failed in '*stepp'.  Used both to undo a partial install and to
  * uninstall a complete one. */
+/* hw_flow_destroy__() for a rule in the pipeline of tables. */
+static int
+hw_flow_destroy_dr(const struct netdev_hw_device *dev, struct hw_flow *flow,
+                   const char **stepp)
+{
+    int error = 0;
+
+    if (dev) {
+        error = hw_flow_dr_uninstall(flow->pipeline, dev, flow->dr);
+        if (error) {
+            *stepp = "dr_rule_destroy";
+            return error;
+        }
+        flow->final_valid = flow->dr->final_valid;
+        flow->final_packets = flow->dr->final_packets;
+        flow->final_bytes = flow->dr->final_bytes;
+    }
+    free(flow->dr);
+    flow->dr = NULL;
+    flow->pipeline = NULL;
+    return error;
+}
+
 static int
 hw_flow_destroy__(const struct netdev_hw_device *dev, struct hw_flow *flow,
                   const char **stepp)
@@ -79,6 +104,9 @@ hw_flow_destroy__(const struct netdev_hw_device *dev, struct hw_flow *flow,
     int retval = 0;
     int error;
 
+    if (flow->dr) {
+        return hw_flow_destroy_dr(dev, flow, stepp);
+    }
     if (!dev) {
         /* The device is closed, and its objects with it. */
         flow->flow = NULL;
@@ -158,6 +186,20 @@ hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
 
     memset(flow, 0, sizeof *flow);
     flow->port_num = dev->port_num;
+
+    if (dev->pipeline && !rule->egress) {
+        flow->dr = xzalloc(sizeof *flow->dr);
+        error = hw_flow_dr_install(dev->pipeline, dev, NETDEV_HW_FLOW_LEVEL,
+                                   dest, rule, flow->dr, reason);
+        if (error) {
+            free(flow->dr);
+            flow->dr = NULL;
+            return error;
+        }
+        flow->pipeline = dev->pipeline;
+        flow->counted = rule->count;
+        return 0;
+    }
 
     if (!dest) {
         ds_put_cstr(reason, "no destination QP: port not configured");
@@ -255,6 +297,9 @@ hw_flow_read(const struct netdev_hw_device *dev, const struct hw_flow *flow,
     if (!flow->counted) {
         return EOPNOTSUPP;
     }
+    if (flow->dr && !flow->uninstalled) {
+        return hw_flow_dr_read(dev, flow->dr, packets, bytes);
+    }
     if (flow->uninstalled || !flow->counters) {
         if (!flow->final_valid) {
             return ENODEV;
@@ -281,6 +326,10 @@ hw_flow_format(const struct hw_flow *flow, const struct hw_rule *rule,
     uint64_t attr_stub[1024 / 8];
     struct ofpbuf attr;
 
+    if (flow->dr) {
+        hw_flow_dr_format(flow->dr, rule, s);
+        return;
+    }
     if (!flow->flow) {
         return;
     }

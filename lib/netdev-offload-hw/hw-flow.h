@@ -37,6 +37,8 @@
 #include "openvswitch/ofpbuf.h"
 
 struct ds;
+struct hw_flow_dr;
+struct hw_pipeline;
 struct hw_rule;
 struct netdev_hw_device;
 
@@ -54,6 +56,12 @@ struct hw_flow {
      * was destroyed and before its counters were, so that no packet counted
      * by the device is lost to the caller's final statistics. */
     bool counted;                       /* The rule had counters. */
+
+    /* A receive rule on a port with a pipeline of tables (the device's
+     * 'pipeline') goes to the port's flow table there instead, and 'dr'
+     * holds it; the verbs members above stay empty. */
+    struct hw_pipeline *pipeline;
+    struct hw_flow_dr *dr;
     bool uninstalled;
     bool final_valid;                   /* The final read succeeded. */
     uint64_t final_packets;

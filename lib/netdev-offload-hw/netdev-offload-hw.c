@@ -332,14 +332,16 @@ hw_offload_entry_find(const struct hw_offload_port *port,
  * Returns 0, or the error of hw_translate_flow() with a reason in 'reason'
  * (translate is pure, so an entry that was installed translates again). */
 static int
-hw_offload_entry_rule(const struct hw_offload_entry *entry,
+hw_offload_entry_rule(const struct hw_offload_entry *entry, bool pipeline,
                       struct hw_rule *rule, struct ds *reason)
 {
+    struct hw_translate_params params = entry->params;
     struct match match;
 
     minimatch_expand(&entry->match, &match);
+    params.pipeline = pipeline;
     return hw_translate_flow(&match, entry->actions, entry->actions_len,
-                             &entry->params, rule, reason);
+                             &params, rule, reason);
 }
 
 /* The device of the port's installed rules, or NULL. */
@@ -1373,7 +1375,8 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
             if (entry->installed) {
                 continue;
             }
-            error = hw_offload_entry_rule(entry, &rule, &reason);
+            error = hw_offload_entry_rule(entry, dev.pipeline != NULL,
+                                          &rule, &reason);
             if (!error && entry->tunnel != HW_TUNNEL_NONE) {
                 error = hw_tnl_guards_install(port, netdev, &port->dev,
                                               &reason);
@@ -1800,12 +1803,24 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
 
     /* In a map of many flows, the lookup of hw_offload_install() misses
      * the cache (and the TLB) on the ufid's bucket: ask for the bucket now,
-     * so that it arrives while translate runs. */
+     * so that it arrives while translate runs.  A device with a pipeline of
+     * tables matches what verbs cannot (TTL, fragments, TCP flags, ICMP). */
+    struct hw_translate_params xparams = *params;
+    bool have_dev;
     ovs_mutex_lock(&port->mutex);
     OVS_PREFETCH(&port->entries.buckets[hash & port->entries.mask]);
+    have_dev = port->have_dev;
+    xparams.pipeline = have_dev && port->dev.pipeline;
     ovs_mutex_unlock(&port->mutex);
+    if (!have_dev) {
+        /* The port's first rule: ask its device. */
+        struct netdev_hw_device dev;
 
-    error = hw_translate_flow(match, actions, actions_len, params, &rule,
+        xparams.pipeline = (netdev_hw_get_device(netdev, &dev)
+                            && dev.pipeline);
+    }
+
+    error = hw_translate_flow(match, actions, actions_len, &xparams, &rule,
                               &reason);
     if (error) {
         /* OVS keeps the flow in software.  A refused modify makes
@@ -2799,7 +2814,8 @@ hw_offload_unixctl_dump_rules(struct unixctl_conn *conn,
             ds_put_cstr(&s, "packets:?, bytes:?, ");
         }
         ds_put_cstr(&s, "rule: ");
-        if (!hw_offload_entry_rule(entry, &rule, NULL)) {
+        if (!hw_offload_entry_rule(entry, entry->flow.pipeline != NULL,
+                                   &rule, NULL)) {
             hw_flow_format(&entry->flow, &rule, &s);
         }
         ds_put_char(&s, '\n');

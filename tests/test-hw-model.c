@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-/* Unit test of the NIC model (hw-model.c) through its device ops: the RSS
+/* Unit test of the NIC model (hw-model*.c) through its device ops: the RSS
  * set-up, steering rules given as byte buffers, packets on the wire, and
  * the errno of every validation the model shares with the hardware. */
 

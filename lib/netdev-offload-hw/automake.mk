@@ -33,21 +33,30 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-afpacket.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-afpacket.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dev.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dr.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dr-action.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dr.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dr-path.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dr-private.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-fault.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-flow.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-flow.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-fwdump.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-fwdump.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-hbl.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-hbl.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-private.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-queue.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-reformat.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-reformat.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-rule.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-rx.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-spec.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-spec.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-tx.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-unixctl.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-wire.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-pipeline.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-pipeline.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-privileges.c \

@@ -24,11 +24,11 @@
  * through them.
  *
  * hw-model-dr.c owns the objects and their validation, hw-model-dr-path.c
- * runs packets through them.  hw-model.c owns the device: the dr_* members
- * of hw_model_ops are the functions below, which enter the device through
- * hw_model_dr_lock() (its mutex and its fault injection), and its receive
- * and send paths hand packets to hw_model_dr_receive() and
- * hw_model_dr_send().
+ * runs packets through them.  hw-model-dev.c owns the device: the dr_*
+ * members of hw_model_ops are the functions below, which enter the device
+ * through hw_model_dr_lock() (its mutex and its fault injection), and its
+ * receive and send paths (hw-model-rx.c, hw-model-tx.c) hand packets to
+ * hw_model_dr_receive() and hw_model_dr_send().
  *
  * The model stands for a ConnectX-6 Dx (STE format v1) whose PF is the
  * e-switch manager, with software steering in all three domains. */
@@ -44,7 +44,8 @@ struct ds;
 struct hw_model_stats;
 
 /* The dr operations faults can be injected into, by hw_dev_ops name, as a
- * list for hw-model.c's table of operations: OP(ENUM, NAME). */
+ * list for the device's table of operations (hw-model-private.h):
+ * OP(ENUM, NAME). */
 #define HW_MODEL_DR_OPS(OP)                                 \
     OP(DR_DOMAIN_CREATE, "dr_domain_create")                \
     OP(DR_DOMAIN_SYNC, "dr_domain_sync")                    \
@@ -85,7 +86,7 @@ void hw_model_dr_init_caps(struct hw_dev_caps *caps);
  * it fails with ENOMEM (the ICM pool is full). */
 void hw_model_dr_set_max_rules(struct hw_model_dr *, uint32_t max_rules);
 
-/* Provided by hw-model.c: locks the device of 'ctx' and runs the fault
+/* Provided by hw-model-dev.c: locks the device of 'ctx' and runs the fault
  * injection of 'op'.  Returns the device's pipeline and stores in '*errorp'
  * 0 or the injected errno; in both cases the caller calls
  * hw_model_dr_unlock() next. */
@@ -93,9 +94,9 @@ struct hw_model_dr *hw_model_dr_lock(struct ibv_context *,
                                      enum hw_model_dr_op, int *errorp);
 void hw_model_dr_unlock(struct ibv_context *);
 
-/* Provided by hw-model.c, with the device locked: checks that 'qp' is a QP
- * of the device and adds 'delta' to its users (a QP with users cannot be
- * destroyed: EBUSY).  Returns 0 or EINVAL. */
+/* Provided by hw-model-dev.c, with the device locked: checks that 'qp' is
+ * a QP of the device and adds 'delta' to its users (a QP with users cannot
+ * be destroyed: EBUSY).  Returns 0 or EINVAL. */
 int hw_model_dr_qp_ref(struct ibv_context *, struct ibv_qp *qp, int delta);
 
 /* The operations, with the signatures and semantics of hw_dev_ops's dr_*

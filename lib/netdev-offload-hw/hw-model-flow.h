@@ -22,8 +22,8 @@
  * (parsed from their bytes and validated with the hardware's errno), their
  * priorities and counters, and the lookup of a packet in them.
  *
- * Not thread-safe: the caller (hw-model.c) serialises every call on one
- * device with the device's mutex. */
+ * Not thread-safe: the caller (the device, hw-model-private.h) serialises
+ * every call on one device with the device's mutex. */
 
 #include <stdbool.h>
 #include <stddef.h>

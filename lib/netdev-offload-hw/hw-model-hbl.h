@@ -88,7 +88,8 @@ int hw_model_hbl_modify_qp(struct ibv_qp *, struct ibv_qp_attr *,
 int hw_model_hbl_query_port(struct ibv_context *, uint32_t port_num,
                             struct hbldv_query_port_attr *);
 
-/* Hooks of hw-model.c, called with the QP's device mutex held.
+/* Hooks of the model device (hw-model-tx.c, hw-model-queue.c), called with
+ * the QP's device mutex held.
  *
  * hw_model_hbl_tx() applies the encap of send QP 'qp' (if it has one) to
  * 'packet'.  Returns 0 and sets '*encapped', or an errno value if the
@@ -98,7 +99,7 @@ int hw_model_hbl_tx(const struct ibv_qp *qp, struct dp_packet *packet,
                     bool *encapped);
 void hw_model_hbl_qp_destroyed(const struct ibv_qp *qp);
 
-/* Defined in hw-model.c: calls 'func' with 'qp' and 'aux' while holding
+/* Defined in hw-model-tx.c: calls 'func' with 'qp' and 'aux' while holding
  * the mutex of qp's device, if 'qp' is a live send QP of it, and returns
  * what 'func' returns (which must not be ENOENT); returns ENOENT if it is
  * not. */

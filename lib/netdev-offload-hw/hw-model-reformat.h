@@ -21,7 +21,7 @@
 /* The NIC model's packet reformat engine: what the hardware does to a
  * packet when a rule's ACTION_HANDLE names an mlx5dv packet reformat
  * (hw-apis.md section 3.1).  Pure functions of the packet, the parse of it
- * and the reformat's type and data; hw-model.c owns the objects.
+ * and the reformat's type and data; hw-model-rule.c owns the objects.
  *
  *   L2_TUNNEL_TO_L2 (decap, NIC RX): removes the outer L2, L3, L4 and
  *     tunnel headers, leaving the inner Ethernet frame (VXLAN, GRE with

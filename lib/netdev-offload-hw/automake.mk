@@ -33,6 +33,7 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-afpacket.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-afpacket.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-counters.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dev.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dr.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-dr-action.c \
@@ -42,10 +43,14 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-fault.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-flow.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-flow.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-flow-private.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-flow-spec.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-fwdump.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-fwdump.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-hbl.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-hbl.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-match.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-model-parse.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-private.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-queue.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-reformat.c \

@@ -35,7 +35,11 @@
  *   hw-model.c          The table of device ops, on top of the others.
  *
  * Each file logs as the one module "hw_model" (defined in hw-model.c), as
- * the device did when it was one file. */
+ * the device did when it was one file.
+ *
+ * The steering engine (hw-model-flow-private.h) has its own struct
+ * model_flow and struct model_counters, the objects these records hold:
+ * no file includes both headers. */
 
 #include <stdbool.h>
 #include <stddef.h>

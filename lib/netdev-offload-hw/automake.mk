@@ -62,6 +62,19 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-tx.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-unixctl.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-model-wire.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-egress.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-egress.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-entries.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-entries.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-guards.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-guards.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-marks.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-marks.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-private.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-refusals.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-refusals.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-unixctl.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-unixctl.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-pipeline.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-pipeline.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-privileges.c \

@@ -1,0 +1,76 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef HW_OFFLOAD_ENTRIES_H
+#define HW_OFFLOAD_ENTRIES_H 1
+
+/* The entry map of a port and the install path (hw-offload-entries.c). */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "hw-offload-private.h"
+
+struct ds;
+struct dpif_flow_stats;
+struct hw_rule;
+struct match;
+struct netdev;
+struct nlattr;
+
+struct hw_offload_port *hw_offload_port_create(const struct netdev *);
+void hw_offload_port_free(struct hw_offload_port *);
+void hw_offload_port_set_dev(struct hw_offload_port *port,
+                             const struct netdev_hw_device *)
+    OVS_REQUIRES(port->mutex);
+size_t hw_offload_port_flush(struct hw_offload_port *port, unsigned int tid)
+    OVS_REQUIRES(port->mutex);
+
+struct hw_offload_entry *hw_offload_entry_find__(
+    const struct hw_offload_port *port, const ovs_u128 *ufid, uint32_t hash)
+    OVS_REQUIRES(port->mutex);
+struct hw_offload_entry *hw_offload_entry_find(
+    const struct hw_offload_port *port, const ovs_u128 *ufid)
+    OVS_REQUIRES(port->mutex);
+struct hw_offload_entry *hw_offload_entry_alloc(
+    const ovs_u128 *ufid, uint32_t hash, const struct match *,
+    const struct nlattr *actions, size_t actions_len);
+void hw_offload_entry_free(struct hw_offload_entry *);
+int hw_offload_entry_rule(const struct hw_offload_entry *, bool pipeline,
+                          struct hw_rule *, struct ds *reason);
+void hw_offload_entry_installed(struct hw_offload_port *port,
+                                struct hw_offload_entry *)
+    OVS_REQUIRES(port->mutex);
+void hw_offload_entry_uninstall(struct hw_offload_port *port,
+                                struct hw_offload_entry *)
+    OVS_REQUIRES(port->mutex);
+void hw_offload_entry_remove(struct hw_offload_port *port,
+                             struct hw_offload_entry *)
+    OVS_REQUIRES(port->mutex);
+void hw_offload_entry_stats(const struct hw_offload_port *port,
+                            struct hw_offload_entry *,
+                            struct dpif_flow_stats *)
+    OVS_REQUIRES(port->mutex);
+
+int hw_offload_install(struct netdev *, struct hw_offload_port *port,
+                       struct hw_offload_entry *, const struct hw_rule *,
+                       bool *modifyp, struct ds *reason, struct ds *log)
+    OVS_REQUIRES(port->dev_mutex);
+void hw_offload_put_log_prefix(struct ds *, const struct netdev *,
+                               bool modify, const ovs_u128 *ufid,
+                               uint32_t mark);
+
+#endif /* hw-offload-entries.h */

@@ -41,7 +41,7 @@ hw_mark_find_protected(uint32_t mark)
 
 /* Publishes 'rec' in the mark table, in place of whatever its mark had,
  * which it returns (still allocated: the caller either puts it back with
- * hw_mark_restore() or frees it with hw_mark_retire()). */
+ * hw_mark_unpublish() or frees it with hw_mark_retire()). */
 struct hw_mark_rec *
 hw_mark_publish(struct hw_mark_rec *rec)
 {

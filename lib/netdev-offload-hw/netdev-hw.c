@@ -30,6 +30,7 @@
 #include "hw-toeplitz.h"
 #include "hw-translate.h"
 #include "netdev-hw-base.h"
+#include "netdev-hw-options.h"
 #include "netdev-hw-ports.h"
 #include "netdev-provider.h"
 #include "openvswitch/dynamic-string.h"
@@ -80,7 +81,6 @@ COVERAGE_DEFINE(netdev_hw_reconfigure_error);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
-#define NETDEV_HW_RSS_KEY_LEN HW_TOEPLITZ_KEY_LEN
 #define NETDEV_HW_MAX_RXQ 1024
 #define NETDEV_HW_MAX_TXQ 1024
 #define NETDEV_HW_RXQ_SIZE 512      /* Receive WQEs (and CQEs) per RX queue. */
@@ -88,13 +88,6 @@ static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 #define NETDEV_HW_MTU_MIN 68
 #define NETDEV_HW_MTU_MAX 9216
 #define NETDEV_HW_PORT_NUM 1        /* Verbs port the rules apply to. */
-
-/* options:steering: where the port's rules go. */
-enum netdev_hw_steering {
-    NETDEV_HW_STEERING_AUTO,    /* Chosen by the plugin (today: verbs). */
-    NETDEV_HW_STEERING_VERBS,   /* The root table, ibv_create_flow(). */
-    NETDEV_HW_STEERING_DR,      /* The pipeline of tables (mlx5dv_dr). */
-};
 
 /* Default RSS key: the mlx5 default (DPDK mlx5_rss_hash_default_key). */
 
@@ -784,80 +777,6 @@ static void
 netdev_hw_dealloc(struct netdev *netdev)
 {
     free(netdev_hw_cast(netdev));
-}
-
-static void
-netdev_hw_format_key(struct ds *ds, const uint8_t *key)
-{
-    for (int i = 0; i < NETDEV_HW_RSS_KEY_LEN; i++) {
-        ds_put_format(ds, "%02x", key[i]);
-    }
-}
-
-static bool
-netdev_hw_parse_key(const char *s, uint8_t key[NETDEV_HW_RSS_KEY_LEN])
-{
-    if (strlen(s) != 2 * NETDEV_HW_RSS_KEY_LEN) {
-        return false;
-    }
-    for (int i = 0; i < NETDEV_HW_RSS_KEY_LEN; i++) {
-        bool ok;
-
-        key[i] = hexits_value(&s[2 * i], 2, &ok);
-        if (!ok) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* The options set_config() takes, as one string: a port whose
- * reconfiguration failed waits for its retry unless they change. */
-static const char *
-netdev_hw_steering_name(enum netdev_hw_steering steering)
-{
-    switch (steering) {
-    case NETDEV_HW_STEERING_AUTO: return "auto";
-    case NETDEV_HW_STEERING_VERBS: return "verbs";
-    case NETDEV_HW_STEERING_DR: return "dr";
-    }
-    return "?";
-}
-
-static bool
-netdev_hw_parse_steering(const char *s, enum netdev_hw_steering *steering)
-{
-    for (int i = 0; i <= NETDEV_HW_STEERING_DR; i++) {
-        if (!strcmp(s, netdev_hw_steering_name(i))) {
-            *steering = i;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* What "auto" means today: verbs, whose root table carries every kind of
- * rule the plugin makes; the pipeline of tables is asked for with
- * options:steering=dr until it carries them all (Documentation/
- * configuration.rst). */
-static enum netdev_hw_steering
-netdev_hw_steering_resolve(enum netdev_hw_steering steering)
-{
-    return (steering == NETDEV_HW_STEERING_AUTO
-            ? NETDEV_HW_STEERING_VERBS : steering);
-}
-
-static char *
-netdev_hw_config_string(const char *device, int n_rxq, const uint8_t *key,
-                        enum netdev_hw_steering steering)
-{
-    struct ds s = DS_EMPTY_INITIALIZER;
-
-    ds_put_format(&s, "device=%s n_rxq=%d rss-key=", device ? device : "",
-                  n_rxq);
-    netdev_hw_format_key(&s, key);
-    ds_put_format(&s, " steering=%s", netdev_hw_steering_name(steering));
-    return ds_steal_cstr(&s);
 }
 
 static int
@@ -1602,84 +1521,6 @@ netdev_hw_rss_qp(const struct netdev *netdev, enum hw_rss_type type)
     qp = dev->configured ? dev->rss_qps[type] : NULL;
     ovs_mutex_unlock(&dev->mutex);
     return qp;
-}
-
-static void
-netdev_hw_format_hash_fields(struct ds *ds, uint64_t fields)
-{
-    static const struct {
-        uint64_t bit;
-        const char *name;
-    } names[] = {
-        { IBV_RX_HASH_SRC_IPV4, "src-ipv4" },
-        { IBV_RX_HASH_DST_IPV4, "dst-ipv4" },
-        { IBV_RX_HASH_SRC_IPV6, "src-ipv6" },
-        { IBV_RX_HASH_DST_IPV6, "dst-ipv6" },
-        { IBV_RX_HASH_SRC_PORT_TCP, "src-port-tcp" },
-        { IBV_RX_HASH_DST_PORT_TCP, "dst-port-tcp" },
-        { IBV_RX_HASH_SRC_PORT_UDP, "src-port-udp" },
-        { IBV_RX_HASH_DST_PORT_UDP, "dst-port-udp" },
-        { IBV_RX_HASH_IPSEC_SPI, "ipsec-spi" },
-        { IBV_RX_HASH_INNER, "inner" },
-    };
-    const char *sep = "";
-
-    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-        if (fields & names[i].bit) {
-            ds_put_format(ds, "%s%s", sep, names[i].name);
-            fields &= ~names[i].bit;
-            sep = ",";
-        }
-    }
-    if (fields) {
-        ds_put_format(ds, "%s0x%"PRIx64, sep, fields);
-    } else if (!*sep) {
-        ds_put_cstr(ds, "none");
-    }
-}
-
-static void
-netdev_hw_format_reformat_types(struct ds *ds, uint32_t types)
-{
-    static const char *const names[] = {
-        "l2-tunnel-to-l2", "l2-to-l2-tunnel",
-        "l3-tunnel-to-l2", "l2-to-l3-tunnel",
-    };
-    const char *sep = "";
-
-    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-        if (types & (1u << i)) {
-            ds_put_format(ds, "%s%s", sep, names[i]);
-            types &= ~(1u << i);
-            sep = ",";
-        }
-    }
-    if (types) {
-        ds_put_format(ds, "%s0x%"PRIx32, sep, types);
-    } else if (!*sep) {
-        ds_put_cstr(ds, "none");
-    }
-}
-
-/* Prints the queue of each indirection table entry, with runs of
- * consecutive queues as "first-last": "0-2 0" for 3 queues in 4 entries. */
-static void
-netdev_hw_format_ind_table(struct ds *ds, const uint16_t *queues, size_t n)
-{
-    size_t i = 0;
-
-    while (i < n) {
-        size_t j = i;
-
-        while (j + 1 < n && queues[j + 1] == queues[j] + 1) {
-            j++;
-        }
-        ds_put_format(ds, "%s%"PRIu16, i ? " " : "", queues[i]);
-        if (j > i) {
-            ds_put_format(ds, "-%"PRIu16, queues[j]);
-        }
-        i = j + 1;
-    }
 }
 
 void

@@ -1,0 +1,177 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "netdev-hw-options.h"
+
+#include <inttypes.h>
+#include <string.h>
+#include <infiniband/verbs.h>
+
+#include "openvswitch/dynamic-string.h"
+#include "util.h"
+
+void
+netdev_hw_format_key(struct ds *ds, const uint8_t *key)
+{
+    for (int i = 0; i < NETDEV_HW_RSS_KEY_LEN; i++) {
+        ds_put_format(ds, "%02x", key[i]);
+    }
+}
+
+bool
+netdev_hw_parse_key(const char *s, uint8_t key[NETDEV_HW_RSS_KEY_LEN])
+{
+    if (strlen(s) != 2 * NETDEV_HW_RSS_KEY_LEN) {
+        return false;
+    }
+    for (int i = 0; i < NETDEV_HW_RSS_KEY_LEN; i++) {
+        bool ok;
+
+        key[i] = hexits_value(&s[2 * i], 2, &ok);
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+const char *
+netdev_hw_steering_name(enum netdev_hw_steering steering)
+{
+    switch (steering) {
+    case NETDEV_HW_STEERING_AUTO: return "auto";
+    case NETDEV_HW_STEERING_VERBS: return "verbs";
+    case NETDEV_HW_STEERING_DR: return "dr";
+    }
+    return "?";
+}
+
+bool
+netdev_hw_parse_steering(const char *s, enum netdev_hw_steering *steering)
+{
+    for (int i = 0; i <= NETDEV_HW_STEERING_DR; i++) {
+        if (!strcmp(s, netdev_hw_steering_name(i))) {
+            *steering = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* What "auto" means today: verbs, whose root table carries every kind of
+ * rule the plugin makes; the pipeline of tables is asked for with
+ * options:steering=dr until it carries them all (Documentation/
+ * configuration.rst). */
+enum netdev_hw_steering
+netdev_hw_steering_resolve(enum netdev_hw_steering steering)
+{
+    return (steering == NETDEV_HW_STEERING_AUTO
+            ? NETDEV_HW_STEERING_VERBS : steering);
+}
+
+/* The options set_config() takes, as one string: a port whose
+ * reconfiguration failed waits for its retry unless they change. */
+char *
+netdev_hw_config_string(const char *device, int n_rxq, const uint8_t *key,
+                        enum netdev_hw_steering steering)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+
+    ds_put_format(&s, "device=%s n_rxq=%d rss-key=", device ? device : "",
+                  n_rxq);
+    netdev_hw_format_key(&s, key);
+    ds_put_format(&s, " steering=%s", netdev_hw_steering_name(steering));
+    return ds_steal_cstr(&s);
+}
+
+void
+netdev_hw_format_hash_fields(struct ds *ds, uint64_t fields)
+{
+    static const struct {
+        uint64_t bit;
+        const char *name;
+    } names[] = {
+        { IBV_RX_HASH_SRC_IPV4, "src-ipv4" },
+        { IBV_RX_HASH_DST_IPV4, "dst-ipv4" },
+        { IBV_RX_HASH_SRC_IPV6, "src-ipv6" },
+        { IBV_RX_HASH_DST_IPV6, "dst-ipv6" },
+        { IBV_RX_HASH_SRC_PORT_TCP, "src-port-tcp" },
+        { IBV_RX_HASH_DST_PORT_TCP, "dst-port-tcp" },
+        { IBV_RX_HASH_SRC_PORT_UDP, "src-port-udp" },
+        { IBV_RX_HASH_DST_PORT_UDP, "dst-port-udp" },
+        { IBV_RX_HASH_IPSEC_SPI, "ipsec-spi" },
+        { IBV_RX_HASH_INNER, "inner" },
+    };
+    const char *sep = "";
+
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+        if (fields & names[i].bit) {
+            ds_put_format(ds, "%s%s", sep, names[i].name);
+            fields &= ~names[i].bit;
+            sep = ",";
+        }
+    }
+    if (fields) {
+        ds_put_format(ds, "%s0x%"PRIx64, sep, fields);
+    } else if (!*sep) {
+        ds_put_cstr(ds, "none");
+    }
+}
+
+void
+netdev_hw_format_reformat_types(struct ds *ds, uint32_t types)
+{
+    static const char *const names[] = {
+        "l2-tunnel-to-l2", "l2-to-l2-tunnel",
+        "l3-tunnel-to-l2", "l2-to-l3-tunnel",
+    };
+    const char *sep = "";
+
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+        if (types & (1u << i)) {
+            ds_put_format(ds, "%s%s", sep, names[i]);
+            types &= ~(1u << i);
+            sep = ",";
+        }
+    }
+    if (types) {
+        ds_put_format(ds, "%s0x%"PRIx32, sep, types);
+    } else if (!*sep) {
+        ds_put_cstr(ds, "none");
+    }
+}
+
+/* Prints the queue of each indirection table entry, with runs of
+ * consecutive queues as "first-last": "0-2 0" for 3 queues in 4 entries. */
+void
+netdev_hw_format_ind_table(struct ds *ds, const uint16_t *queues, size_t n)
+{
+    size_t i = 0;
+
+    while (i < n) {
+        size_t j = i;
+
+        while (j + 1 < n && queues[j + 1] == queues[j] + 1) {
+            j++;
+        }
+        ds_put_format(ds, "%s%"PRIu16, i ? " " : "", queues[i]);
+        if (j > i) {
+            ds_put_format(ds, "-%"PRIu16, queues[j]);
+        }
+        i = j + 1;
+    }
+}

@@ -1,0 +1,61 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef NETDEV_HW_OPTIONS_H
+#define NETDEV_HW_OPTIONS_H 1
+
+/* The hw port's options and the readable forms netdev-hw/show prints: the
+ * RSS key, options:steering, the one-string form of a configuration, RSS
+ * hash fields, packet reformat types and the indirection table.  Pure
+ * code, apart from the port (netdev-hw.c), so that both stay short. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "hw-toeplitz.h"
+
+struct ds;
+
+#define NETDEV_HW_RSS_KEY_LEN HW_TOEPLITZ_KEY_LEN
+
+/* options:steering: where the port's rules go. */
+enum netdev_hw_steering {
+    NETDEV_HW_STEERING_AUTO,    /* Chosen by the plugin (today: verbs). */
+    NETDEV_HW_STEERING_VERBS,   /* The root table, ibv_create_flow(). */
+    NETDEV_HW_STEERING_DR,      /* The pipeline of tables (mlx5dv_dr). */
+};
+
+/* options:rss-key: 80 hexadecimal digits. */
+void netdev_hw_format_key(struct ds *, const uint8_t *key);
+bool netdev_hw_parse_key(const char *, uint8_t key[NETDEV_HW_RSS_KEY_LEN]);
+
+/* options:steering's words, "auto", "verbs" and "dr". */
+const char *netdev_hw_steering_name(enum netdev_hw_steering);
+bool netdev_hw_parse_steering(const char *, enum netdev_hw_steering *);
+enum netdev_hw_steering netdev_hw_steering_resolve(enum netdev_hw_steering);
+
+/* The options set_config() takes, as one string (caller frees). */
+char *netdev_hw_config_string(const char *device, int n_rxq,
+                              const uint8_t *key,
+                              enum netdev_hw_steering steering);
+
+/* Readable forms for netdev-hw/show. */
+void netdev_hw_format_hash_fields(struct ds *, uint64_t fields);
+void netdev_hw_format_reformat_types(struct ds *, uint32_t types);
+void netdev_hw_format_ind_table(struct ds *, const uint16_t *queues,
+                                size_t n);
+
+#endif /* netdev-hw-options.h */

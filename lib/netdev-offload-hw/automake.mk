@@ -88,6 +88,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-toeplitz.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-toeplitz.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-translate-private.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-translate-push.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw.h \

@@ -1,0 +1,32 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef HW_TRANSLATE_PRIVATE_H
+#define HW_TRANSLATE_PRIVATE_H 1
+
+/* What the files of translate (hw-translate.c, hw-translate-push.c)
+ * share. */
+
+#include "openvswitch/compiler.h"
+
+struct ds;
+
+/* Appends the printf-style message to 'reason', if nonnull, and returns
+ * 'error': the one way translate says why it refuses. */
+int hw_translate_fail(struct ds *reason, int error, const char *format, ...)
+    OVS_PRINTF_FORMAT(3, 4);
+
+#endif /* hw-translate-private.h */

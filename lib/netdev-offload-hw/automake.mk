@@ -95,8 +95,10 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-base.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-base.h \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-io.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-options.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-options.h \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-private.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-ports.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-ports.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-offload-hw.c \

@@ -31,6 +31,7 @@
 #include "hw-translate.h"
 #include "netdev-hw-base.h"
 #include "netdev-hw-options.h"
+#include "netdev-hw-private.h"
 #include "netdev-hw-ports.h"
 #include "netdev-provider.h"
 #include "openvswitch/dynamic-string.h"
@@ -63,7 +64,8 @@
  * ('concurrent_txq').
  *
  * Thread safety.  'mutex' protects the configuration and the device
- * objects.  The datapath callbacks (rxq_recv, send) read the device objects
+ * objects.  The datapath callbacks (rxq_recv, send, in netdev-hw-io.c; the
+ * state they share is in netdev-hw-private.h) read the device objects
  * without it: OVS stops the port's PMD threads before it calls reconfigure()
  * and restarts them afterwards, and reconfigure() is the only place the
  * objects change.  The flow API provider reads them from its offload
@@ -74,16 +76,12 @@
 
 VLOG_DEFINE_THIS_MODULE(netdev_hw);
 
-COVERAGE_DEFINE(netdev_hw_rx_error);
-COVERAGE_DEFINE(netdev_hw_tx_drop);
-COVERAGE_DEFINE(netdev_hw_tx_forged_marker);
 COVERAGE_DEFINE(netdev_hw_reconfigure_error);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
 #define NETDEV_HW_MAX_RXQ 1024
 #define NETDEV_HW_MAX_TXQ 1024
-#define NETDEV_HW_RXQ_SIZE 512      /* Receive WQEs (and CQEs) per RX queue. */
 #define NETDEV_HW_TXQ_SIZE 512      /* Send WQEs (and CQEs) per TX queue. */
 #define NETDEV_HW_MTU_MIN 68
 #define NETDEV_HW_MTU_MAX 9216
@@ -116,81 +114,6 @@ static const struct {
 };
 
 
-/* One RX queue: a receive WQ and the CQ it completes to. */
-struct netdev_hw_rxq_objs {
-    struct ibv_cq_ex *cq;
-    struct ibv_wq *wq;
-};
-
-/* One TX queue: a raw packet QP and its CQ. */
-struct netdev_hw_txq {
-    struct ovs_mutex mutex;     /* Taken when 'concurrent_txq'. */
-    struct ibv_cq_ex *cq;
-    struct ibv_qp *qp;
-};
-
-struct netdev_hw {
-    struct netdev up;
-
-    struct ovs_mutex mutex;
-
-    /* Requested configuration (set_config, set_tx_multiq, set_mtu). */
-    char *req_device;
-    int req_n_rxq;
-    int req_n_txq;
-    bool req_rss_key_set;       /* options:rss-key given. */
-    enum netdev_hw_steering req_steering;
-    uint8_t req_rss_key[NETDEV_HW_RSS_KEY_LEN];
-
-    int mtu;
-    bool mtu_set;               /* By set_mtu(), else the device's. */
-    struct eth_addr mac;
-    bool mac_set;               /* By set_etheraddr(), else the device's. */
-    enum netdev_flags flags;
-
-    /* Device objects.  'configured' is true when all of them exist. */
-    bool configured;
-    bool deferred;              /* The requested configuration waits for
-                                 * stale rules (hw-stale.h) to go. */
-    char *fail_reason;          /* First failure of this reconfigure(). */
-    const struct hw_dev_ops *ops;
-    char *devname;              /* Device the objects belong to. */
-    struct ibv_context *ctx;
-    struct hw_dev_caps caps;
-    struct ibv_pd *pd;
-
-    int n_rxq;                  /* Entries in 'rxqs'. */
-    struct netdev_hw_rxq_objs *rxqs;
-    uint32_t ind_log;           /* log2 of the indirection table size. */
-    struct ibv_wq **ind_wqs;    /* The table given to the device. */
-    uint16_t *ind_queues;       /* Queue of each entry, for display. */
-    struct ibv_rwq_ind_table *ind_tbl;
-    uint8_t rss_key[NETDEV_HW_RSS_KEY_LEN];
-    struct ibv_qp *rss_qps[HW_N_RSS_TYPES];
-
-    int n_txq;                  /* Entries in 'txqs'. */
-    struct netdev_hw_txq *txqs;
-
-    enum netdev_hw_steering steering;   /* Of the objects below. */
-    struct hw_pipeline *pipeline;       /* With steering=dr. */
-    struct netdev_hw_base *base;        /* The base rules. */
-
-    /* Largest frame send() accepts, from 'mtu' at the last reconfigure. */
-    size_t max_frame_len;
-
-    /* Statistics, updated by the PMD threads. */
-    atomic_uint64_t rx_packets;
-    atomic_uint64_t rx_bytes;
-    atomic_uint64_t rx_errors;
-    atomic_uint64_t tx_packets;
-    atomic_uint64_t tx_bytes;
-    atomic_uint64_t tx_dropped;
-};
-
-struct netdev_rxq_hw {
-    struct netdev_rxq up;
-};
-
 /* Set once at start-up by the flow API provider. */
 static netdev_hw_reconfigure_cb *reconfigure_cb;
 
@@ -202,7 +125,7 @@ is_netdev_hw_class(const struct netdev_class *class)
     return class->construct == netdev_hw_construct;
 }
 
-static struct netdev_hw *
+struct netdev_hw *
 netdev_hw_cast(const struct netdev *netdev)
 {
     ovs_assert(is_netdev_hw_class(netdev_get_class(netdev)));
@@ -1041,135 +964,6 @@ error:
 }
 
 static int
-netdev_hw_tx_burst_locked(const struct netdev_hw *dev,
-                          struct netdev_hw_txq *txq,
-                          struct dp_packet_batch *batch)
-    OVS_EXCLUDED(txq->mutex)
-{
-    int dropped;
-
-    ovs_mutex_lock(&txq->mutex);
-    dropped = dev->ops->tx_burst(txq->qp, batch);
-    ovs_mutex_unlock(&txq->mutex);
-    return dropped;
-}
-
-/* Returns true if 'packet', about to leave hw port 'netdev', has a tunnel
- * push marker header that the push hook did not put there, and counts and
- * logs it.  An egress rule would encapsulate such a frame, which any port
- * of the bridge may have received, into a tenant's tunnel; the hook's own
- * packets carry HW_PUSH_PACKET_MARK, which no received packet can have. */
-static bool
-netdev_hw_is_forged_marker(const struct netdev *netdev,
-                           const struct dp_packet *packet)
-{
-    const struct eth_header *eth = dp_packet_data(packet);
-    uint32_t mark;
-
-    if (OVS_LIKELY(packet->packet_type != htonl(PT_ETH)
-                   || dp_packet_size(packet) < ETH_HEADER_LEN
-                   || eth->eth_type != htons(HW_PUSH_MARKER_TYPE))
-        || (dp_packet_has_flow_mark(packet, &mark)
-            && mark == HW_PUSH_PACKET_MARK)) {
-        return false;
-    }
-
-    COVERAGE_INC(netdev_hw_tx_forged_marker);
-    VLOG_WARN_RL(&rl, "hw port %s: dropped a frame to "ETH_ADDR_FMT" with "
-                 "the tunnel push marker type 0x%04x that the push hook did "
-                 "not send: an egress rule would encapsulate it",
-                 netdev_get_name(netdev), ETH_ADDR_ARGS(eth->eth_dst),
-                 HW_PUSH_MARKER_TYPE);
-    return true;
-}
-
-static int
-netdev_hw_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
-               bool concurrent_txq)
-{
-    struct netdev_hw *dev = netdev_hw_cast(netdev);
-    uint32_t sizes[NETDEV_MAX_BURST];
-    uint64_t n_dropped = 0, n_bytes = 0, orig;
-    struct netdev_hw_txq *txq;
-    struct dp_packet *packet;
-    size_t n_packets;
-
-    if (OVS_UNLIKELY(!dev->configured || !dev->n_txq)) {
-        n_dropped = dp_packet_batch_size(batch);
-        dp_packet_delete_batch(batch, true);
-        atomic_add_relaxed(&dev->tx_dropped, n_dropped, &orig);
-        COVERAGE_ADD(netdev_hw_tx_drop, n_dropped);
-        return ENXIO;
-    }
-
-    /* Drop the frames the port's MTU does not allow, and those that look
-     * like a tunnel push marker the push hook did not put there. */
-    size_t n = dp_packet_batch_size(batch);
-    size_t i;
-    DP_PACKET_BATCH_REFILL_FOR_EACH (i, n, packet, batch) {
-        if (OVS_UNLIKELY(dp_packet_size(packet) > dev->max_frame_len)) {
-            VLOG_WARN_RL(&rl, "hw port %s: dropped a %"PRIu32"-byte frame, "
-                         "larger than the MTU (%"PRIuSIZE" bytes with "
-                         "headers) allows", netdev_get_name(netdev),
-                         dp_packet_size(packet), dev->max_frame_len);
-            dp_packet_delete(packet);
-            n_dropped++;
-        } else if (OVS_UNLIKELY(netdev_hw_is_forged_marker(netdev,
-                                                           packet))) {
-            dp_packet_delete(packet);
-            n_dropped++;
-        } else {
-            dp_packet_batch_refill(batch, packet, i);
-        }
-    }
-
-    /* Packets whose tunnel push an hbl send queue's encap does go on that
-     * queue (hw-hbl.h). */
-    uint64_t hbl_sent = 0, hbl_bytes = 0;
-    if (OVS_UNLIKELY(hw_hbl_tx_active())) {
-        n_dropped += hw_hbl_tx_divert(dev->ctx, dev->max_frame_len, batch,
-                                      &hbl_sent, &hbl_bytes);
-    }
-
-    n_packets = dp_packet_batch_size(batch);
-    if (n_packets) {
-        size_t dev_dropped;
-        int ret;
-
-        DP_PACKET_BATCH_FOR_EACH (j, packet, batch) {
-            sizes[j] = dp_packet_size(packet);
-        }
-
-        /* Each TX queue has its own QP: only a queue OVS shares between
-         * threads needs the lock.  A qid beyond n_txq (which OVS does not
-         * use) shares a QP with another queue, so it is locked too. */
-        txq = &dev->txqs[qid >= 0 ? qid % dev->n_txq : 0];
-        if (concurrent_txq || qid < 0 || qid >= dev->n_txq) {
-            ret = netdev_hw_tx_burst_locked(dev, txq, batch);
-        } else {
-            ret = dev->ops->tx_burst(txq->qp, batch);
-        }
-        dev_dropped = MIN((size_t) MAX(ret, 0), n_packets);
-
-        /* A send queue that fills up refuses the tail of the batch, so the
-         * sent bytes are those of the first packets. */
-        for (size_t k = 0; k < n_packets - dev_dropped; k++) {
-            n_bytes += sizes[k];
-        }
-        n_dropped += dev_dropped;
-        n_packets -= dev_dropped;
-    }
-
-    atomic_add_relaxed(&dev->tx_packets, n_packets + hbl_sent, &orig);
-    atomic_add_relaxed(&dev->tx_bytes, n_bytes + hbl_bytes, &orig);
-    if (n_dropped) {
-        atomic_add_relaxed(&dev->tx_dropped, n_dropped, &orig);
-        COVERAGE_ADD(netdev_hw_tx_drop, n_dropped);
-    }
-    return 0;
-}
-
-static int
 netdev_hw_set_etheraddr(struct netdev *netdev, const struct eth_addr mac)
 {
     struct netdev_hw *dev = netdev_hw_cast(netdev);
@@ -1335,79 +1129,6 @@ static void
 netdev_hw_rxq_dealloc(struct netdev_rxq *rxq)
 {
     free(CONTAINER_OF(rxq, struct netdev_rxq_hw, up));
-}
-
-static int
-netdev_hw_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
-                   int *qfill)
-{
-    struct netdev_hw *dev = netdev_hw_cast(rxq->netdev);
-    struct netdev_hw_rxq_objs *q;
-    struct dp_packet *packet;
-    uint64_t n_bytes = 0, orig;
-    int error;
-
-    if (OVS_UNLIKELY(!dev->configured || rxq->queue_id >= dev->n_rxq)) {
-        return EAGAIN;
-    }
-
-    q = &dev->rxqs[rxq->queue_id];
-    error = dev->ops->rx_burst(q->wq, q->cq, batch);
-    if (OVS_UNLIKELY(error && error != EAGAIN)) {
-        dp_packet_delete_batch(batch, true);
-        COVERAGE_INC(netdev_hw_rx_error);
-        atomic_add_relaxed(&dev->rx_errors, 1, &orig);
-        VLOG_WARN_RL(&rl, "hw port %s: rx queue %d: rx_burst failed: %s",
-                     netdev_get_name(rxq->netdev), rxq->queue_id,
-                     ovs_strerror(error));
-        return error;
-    }
-    if (dp_packet_batch_is_empty(batch)) {
-        return EAGAIN;
-    }
-
-    DP_PACKET_BATCH_FOR_EACH (i, packet, batch) {
-        n_bytes += dp_packet_size(packet);
-    }
-    atomic_add_relaxed(&dev->rx_packets, dp_packet_batch_size(batch), &orig);
-    atomic_add_relaxed(&dev->rx_bytes, n_bytes, &orig);
-
-    if (qfill) {
-        *qfill = -ENOTSUP;
-    }
-    return 0;
-}
-
-static void
-netdev_hw_rxq_wait(struct netdev_rxq *rxq OVS_UNUSED)
-{
-    /* A PMD port is polled, never waited on: dpif-netdev only calls this
-     * for non-PMD ports.  Nothing to register. */
-}
-
-static int
-netdev_hw_rxq_drain(struct netdev_rxq *rxq)
-{
-    struct netdev_hw *dev = netdev_hw_cast(rxq->netdev);
-
-    if (!dev->configured || rxq->queue_id >= dev->n_rxq) {
-        return 0;
-    }
-
-    /* Bounded: packets may keep arriving while we drain. */
-    struct netdev_hw_rxq_objs *q = &dev->rxqs[rxq->queue_id];
-    for (int i = 0; i < NETDEV_HW_RXQ_SIZE / NETDEV_MAX_BURST + 1; i++) {
-        struct dp_packet_batch batch;
-        int error;
-
-        dp_packet_batch_init(&batch);
-        error = dev->ops->rx_burst(q->wq, q->cq, &batch);
-        dp_packet_delete_batch(&batch, true);
-        if (error) {
-            break;
-        }
-    }
-    return 0;
 }
 
 /* The class's run() and wait().  The periodic retry of stale rules comes

@@ -286,7 +286,7 @@ test_eth_ipv4_udp_tag_count(void)
     /* COUNT: the counters pointer at +8. */
     CHECK(get_ptr(&buf, 120) == FAKE_COUNTERS);
 
-    check_format(&buf, "prio=8 eth(dst=00:11:22:33:44:55) "
+    check_format(&buf, "prio=9 eth(dst=00:11:22:33:44:55) "
                  "ipv4(src=10.0.0.0/24,dst=10.0.0.1) udp(dst=53) tag(5) "
                  "count");
     ofpbuf_uninit(&buf);
@@ -315,10 +315,10 @@ test_golden_drop_rule(void)
     hw_encode_flow(&rule, NULL, 2, &buf);
 #ifndef WORDS_BIGENDIAN
     CHECK_BYTES(&buf, 0,
-                /* ibv_flow_attr: comp_mask, type NORMAL, size 68, prio 8,
+                /* ibv_flow_attr: comp_mask, type NORMAL, size 68, prio 9,
                  * 3 specs, port 2, pad, flags. */
                 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-                0x44, 0x00, 0x08, 0x00, 0x03, 0x02, 0x00, 0x00,
+                0x44, 0x00, 0x09, 0x00, 0x03, 0x02, 0x00, 0x00,
                 0x00, 0x00, 0x00, 0x00,
                 /* @20 IPV4 (0x30, 24): pad, val src/dst, mask src/dst. */
                 0x30, 0x00, 0x00, 0x00, 0x18, 0x00, 0x00, 0x00,
@@ -333,7 +333,7 @@ test_golden_drop_rule(void)
                 0x01, 0x10, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00);
 #endif
     CHECK_EQ(buf.size, 20 + 24 + 16 + 8);
-    check_format(&buf, "prio=8 ipv4(src=192.168.1.0/24) "
+    check_format(&buf, "prio=9 ipv4(src=192.168.1.0/24) "
                  "tcp(src=0x0400/0xfc00,dst=80) drop");
     ofpbuf_uninit(&buf);
 }
@@ -364,7 +364,7 @@ test_ipv4_ext(void)
     CHECK_BYTES(&buf, 36, IPPROTO_GRE, 0, 0, 0);
     CHECK_BYTES(&buf, 48, 0xff, 0, 0, 0);
     CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_UNTAGGED + 1);
-    check_format(&buf, "prio=9 ipv4(proto=47) tag(9)");
+    check_format(&buf, "prio=10 ipv4(proto=47) tag(9)");
 
     /* So does a tos match. */
     rule_init(&rule);
@@ -382,7 +382,7 @@ test_ipv4_ext(void)
     CHECK_BYTES(&buf, 49, 0xfc);
     /* Never a ttl or flags mask: mlx5 refuses them. */
     CHECK_BYTES(&buf, 50, 0x00, 0x00);
-    check_format(&buf, "prio=8 ipv4(tos=0xb8/0xfc) udp() tag(9)");
+    check_format(&buf, "prio=9 ipv4(tos=0xb8/0xfc) udp() tag(9)");
     ofpbuf_uninit(&buf);
 }
 
@@ -441,7 +441,7 @@ test_ipv6_tcp(void)
     CHECK_BYTES(&buf, 154, 0x00, 0x00, 0x03, 0xe8, 0x00, 0x00, 0xff, 0xff);
 
     CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_UNTAGGED);
-    check_format(&buf, "prio=8 eth(src=02:00:00:00:00:01) "
+    check_format(&buf, "prio=9 eth(src=02:00:00:00:00:01) "
                  "ipv6(src=2001:db8::/32,dst=2001:db8::7,label=0x12345,"
                  "tclass=0x03/0x03) tcp(src=1000) drop count");
     ofpbuf_uninit(&buf);
@@ -470,7 +470,7 @@ test_vlan_and_bands(void)
     CHECK_BYTES(&buf, 40, 0x00, 0x64);
     CHECK_BYTES(&buf, 56, 0x0f, 0xff);
     CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_TAGGED);
-    check_format(&buf, "prio=0 eth(vlan=0x0064/0x0fff) ipv4() udp(dst=53) "
+    check_format(&buf, "prio=1 eth(vlan=0x0064/0x0fff) ipv4() udp(dst=53) "
                  "tag(77)");
 
     /* The bands: tagged 0/1/2, untagged 4/5/6. */
@@ -500,7 +500,7 @@ test_vlan_and_bands(void)
     CHECK_EQ(walk_specs(&buf, ofs, types, 10), 1);
     CHECK_EQ(types[0], IBV_FLOW_SPEC_ACTION_TAG);
     CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_UNTAGGED + 2);
-    check_format(&buf, "prio=10 tag(77)");
+    check_format(&buf, "prio=11 tag(77)");
 
     /* An ETH spec asked for with nothing masked: 40 zero bytes after the
      * header. */
@@ -510,7 +510,7 @@ test_vlan_and_bands(void)
     CHECK_EQ(walk_specs(&buf, ofs, types, 10), 2);
     CHECK_BYTES(&buf, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-    check_format(&buf, "prio=10 eth() tag(77)");
+    check_format(&buf, "prio=11 eth() tag(77)");
 
     rule.outer.present = HW_HDR_IPV6 | HW_HDR_UDP;
     ofpbuf_clear(&buf);
@@ -552,7 +552,7 @@ test_values_anded(void)
     hw_encode_flow(&rule, NULL, 1, &buf);
     CHECK_EQ(walk_specs(&buf, ofs, types, 10), 4);
     CHECK_EQ(types[1], IBV_FLOW_SPEC_IPV4_EXT);
-    check_format(&buf, "prio=0 eth(dst=01:00:00:00:00:00/01:00:00:00:00:00,"
+    check_format(&buf, "prio=1 eth(dst=01:00:00:00:00:00/01:00:00:00:00:00,"
                  "vlan=0x0fff/0x0fff) ipv4(src=10.1.2.0/24,tos=0x03/0x03) "
                  "tcp(src=0xff00/0xff00) tag(1)");
 
@@ -569,7 +569,7 @@ test_values_anded(void)
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, NULL, 1, &buf);
     CHECK_EQ(walk_specs(&buf, ofs, types, 10), 2);
-    check_format(&buf, "prio=9 ipv6(src=ffff::/16,label=0xff/0xff,"
+    check_format(&buf, "prio=10 ipv6(src=ffff::/16,label=0xff/0xff,"
                  "tclass=0xf0/0xf0) tag(1)");
 
     /* A label mask beyond 20 bits never reaches the device. */
@@ -607,7 +607,7 @@ test_actions(void)
     CHECK_EQ(types[2], IBV_FLOW_SPEC_ACTION_HANDLE);
     CHECK(get_ptr(&buf, ofs[1] + 8) == FAKE_COUNTERS);
     CHECK(get_ptr(&buf, ofs[2] + 8) == FAKE_REFORMAT);
-    check_format(&buf, "prio=10 drop count handle");
+    check_format(&buf, "prio=11 drop count handle");
 
     /* No count asked for: no COUNT spec even with a counters object. */
     rule.count = false;
@@ -620,7 +620,7 @@ test_actions(void)
     CHECK_EQ(types[0], IBV_FLOW_SPEC_ACTION_TAG);
     CHECK_EQ(get_u32(&buf, ofs[0] + 8), 0xffffff);
     CHECK_EQ(types[1], IBV_FLOW_SPEC_ACTION_HANDLE);
-    check_format(&buf, "prio=10 tag(16777215) handle");
+    check_format(&buf, "prio=11 tag(16777215) handle");
 
     /* RSS without a tag or count: an empty rule, header only. */
     rule_init(&rule);
@@ -629,7 +629,7 @@ test_actions(void)
     CHECK_EQ(buf.size, 20);
     CHECK_EQ(walk_specs(&buf, ofs, types, 10), 0);
     CHECK_EQ(attr_of(&buf)->port, 3);
-    check_format(&buf, "prio=10");
+    check_format(&buf, "prio=11");
     ofpbuf_uninit(&buf);
 }
 
@@ -748,7 +748,7 @@ test_vxlan_decap(void)
      * tnl_pop flow, and its band comes first. */
     CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_TUNNEL);
     CHECK(HW_PRIO_TUNNEL + 2 < HW_PRIO_UNTAGGED);
-    check_format(&buf, "prio=5 eth() ipv4(src=1.1.2.88,dst=1.1.2.92) "
+    check_format(&buf, "prio=6 eth() ipv4(src=1.1.2.88,dst=1.1.2.92) "
                  "udp(dst=4789) vxlan(vni=0x7b) "
                  "inner_eth(dst=aa:55:aa:55:00:01) inner_ipv4(dst=10.0.0.2) "
                  "inner_tcp(dst=80) tag(7) count");
@@ -824,7 +824,7 @@ test_gre_l3(void)
                 0x00, 0x00, 0x01, 0xc8,
                 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
     CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_TUNNEL);
-    check_format(&buf, "prio=5 ipv6(dst=2001:db8::1) "
+    check_format(&buf, "prio=6 ipv6(dst=2001:db8::1) "
                  "gre(proto=0x0800,key=0x1c8) inner_ipv4() "
                  "inner_udp(src=53) tag(3)");
     ofpbuf_uninit(&buf);
@@ -859,7 +859,7 @@ test_egress_encap(void)
     CHECK_EQ(types[2], IBV_FLOW_SPEC_ACTION_COUNT);
     CHECK_EQ(types[3], IBV_FLOW_SPEC_ACTION_HANDLE);
     CHECK_EQ(attr_of(&buf)->priority, HW_PRIO_UNTAGGED);
-    check_format(&buf, "prio=8 flags=0x4 ipv4(dst=10.0.0.2) tcp() count "
+    check_format(&buf, "prio=9 flags=0x4 ipv4(dst=10.0.0.2) tcp() count "
                  "handle");
 
     /* The marker match the plugin uses: destination and ethertype. */
@@ -874,7 +874,7 @@ test_egress_encap(void)
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, &handles, 1, &buf);
     CHECK_EQ(walk_specs(&buf, ofs, types, 10), 2);
-    check_format(&buf, "prio=10 flags=0x4 eth(dst=0e:48:00:00:00:07,"
+    check_format(&buf, "prio=11 flags=0x4 eth(dst=0e:48:00:00:00:07,"
                  "type=0x88b5) handle");
 
     /* Hex fields of value 0 under a full mask print as such. */
@@ -883,7 +883,7 @@ test_egress_encap(void)
     rule.outer.ipv4_mask.tos = 0xff;
     ofpbuf_clear(&buf);
     hw_encode_flow(&rule, NULL, 1, &buf);
-    check_format(&buf, "prio=9 ipv4(tos=0x00)");
+    check_format(&buf, "prio=10 ipv4(tos=0x00)");
     ofpbuf_uninit(&buf);
 }
 
@@ -927,7 +927,7 @@ test_translate_then_encode(void)
      * COUNT. */
     CHECK_EQ(walk_specs(&buf, ofs, types, 10), 4);
     CHECK_EQ(buf.size, 20 + 24 + 16 + 12 + 16);
-    check_format(&buf, "prio=8 ipv4(dst=10.0.0.1) udp(dst=53) tag(5) count");
+    check_format(&buf, "prio=9 ipv4(dst=10.0.0.1) udp(dst=53) tag(5) count");
 
     /* The same flow with no actions: a counted drop. */
     ofpbuf_clear(&actions);
@@ -935,7 +935,7 @@ test_translate_then_encode(void)
     CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
                                 &rule, &reason), 0);
     hw_encode_flow(&rule, &handles, 1, &buf);
-    check_format(&buf, "prio=8 ipv4(dst=10.0.0.1) udp(dst=53) drop count");
+    check_format(&buf, "prio=9 ipv4(dst=10.0.0.1) udp(dst=53) drop count");
 
     /* An ARP flow: the ethertype goes in the ETH spec. */
     match_set_dl_type(&match, htons(ETH_TYPE_ARP));
@@ -947,12 +947,51 @@ test_translate_then_encode(void)
     CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
                                 &rule, &reason), 0);
     hw_encode_flow(&rule, &handles, 1, &buf);
-    check_format(&buf, "prio=10 eth(type=0x0806) drop count");
+    check_format(&buf, "prio=11 eth(type=0x0806) drop count");
 
     CHECK_STR(ds_cstr(&reason), "");
     ds_destroy(&reason);
     ofpbuf_uninit(&buf);
     ofpbuf_uninit(&actions);
+}
+
+/* The override of a full rule the device could not destroy: its match,
+ * ahead of every band, with no action (the RSS QP's fate). */
+static void
+test_override(void)
+{
+    struct hw_encode_handles handles = {
+        .counters = FAKE_COUNTERS,
+    };
+    struct ofpbuf buf;
+    struct hw_rule rule;
+
+    /* The most urgent band: a tagged L4 rule. */
+    rule_init(&rule);
+    rule.outer.eth.tci = htons(VLAN_CFI | 10);
+    rule.outer.eth_mask.tci = htons(VLAN_CFI | VLAN_VID_MASK);
+    rule.outer.present = HW_HDR_IPV4 | HW_HDR_TCP;
+    rule.outer.l4.dst = htons(80);
+    rule.outer.l4_mask.dst = OVS_BE16_MAX;
+    rule.fate = HW_FATE_DROP;
+    rule.count = true;
+    rule.full = true;
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_TAGGED);
+
+    ofpbuf_init(&buf, 0);
+    hw_encode_flow(&rule, &handles, 1, &buf);
+    check_format(&buf, "prio=1 eth(vlan=0x100a/0x1fff) ipv4() tcp(dst=80) "
+                 "drop count");
+
+    hw_rule_make_override(&rule);
+    CHECK(HW_PRIO_OVERRIDE < HW_PRIO_TAGGED);
+    CHECK_EQ(hw_rule_priority(&rule), HW_PRIO_OVERRIDE);
+    CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV4_TCP);
+    CHECK(!rule.full && !rule.count && !rule.has_tag);
+    ofpbuf_clear(&buf);
+    hw_encode_flow(&rule, &handles, 1, &buf);
+    check_format(&buf, "prio=0 eth(vlan=0x100a/0x1fff) ipv4() tcp(dst=80)");
+    ofpbuf_uninit(&buf);
 }
 
 static const struct test_hw_case tests[] = {
@@ -969,6 +1008,7 @@ static const struct test_hw_case tests[] = {
     TEST(gre_l3),
     TEST(egress_encap),
     TEST(translate_then_encode),
+    TEST(override),
 #undef TEST
 };
 

@@ -24,15 +24,11 @@
 #include "hw-encode-dr.h"
 #include "hw-pipeline.h"
 #include "hw-rule.h"
+#include "hw-stale.h"
 #include "netdev-hw.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/ofpbuf.h"
-#include "openvswitch/vlog.h"
 #include "util.h"
-
-VLOG_DEFINE_THIS_MODULE(hw_flow_dr);
-
-static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
 /* Appends the modify-header commands of 'rw' to 'cmds'. */
 static void
@@ -94,25 +90,28 @@ hw_flow_dr_reformat_type(enum hw_reformat_type type)
     }
 }
 
-/* Gives back what 'flow' holds but its rule, in reverse order. */
-static void
+/* Gives back what 'flow' holds but its rule, in reverse order.  Returns 0,
+ * or the errno of a counter the device refused to destroy, which 'flow'
+ * then keeps (it counts nothing any more, but stays the device's until a
+ * later call destroys it). */
+static int
 hw_flow_dr_release(struct hw_pipeline *p, const struct netdev_hw_device *dev,
                    struct hw_flow_dr *flow)
 {
+    int error = 0;
+
     while (flow->n_actions) {
         hw_pipeline_action_unref(p, flow->actions[--flow->n_actions]);
     }
     if (flow->counter) {
-        int error = dev->ops->dr_counter_destroy(flow->counter);
-
-        if (error) {
-            VLOG_WARN_RL(&rl, "%s: dr_counter_destroy failed: %s",
-                         dev->devname, ovs_strerror(error));
+        error = dev->ops->dr_counter_destroy(flow->counter);
+        if (!error) {
+            flow->counter = NULL;
         }
-        flow->counter = NULL;
     }
     hw_pipeline_matcher_unref(p, flow->matcher);
     flow->matcher = NULL;
+    return error;
 }
 
 /* Takes a reference to the action 'attr' for 'flow'. */
@@ -157,7 +156,7 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
     struct hw_dr_match mask, value;
     struct hw_dr_action_attr attr;
     const char *step;
-    int error;
+    int error, error2;
 
     memset(flow, 0, sizeof *flow);
     flow->level = level;
@@ -314,18 +313,21 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
 
 error:
     ds_put_format(reason, "%s: %s", step, ovs_strerror(error));
-    hw_flow_dr_release(p, dev, flow);
+    error2 = hw_flow_dr_release(p, dev, flow);
+    if (error2) {
+        hw_stale_add_dr(p, dev, flow, "dr_counter_destroy", error2);
+    }
     return error;
 }
 
 int
 hw_flow_dr_uninstall(struct hw_pipeline *p,
                      const struct netdev_hw_device *dev,
-                     struct hw_flow_dr *flow)
+                     struct hw_flow_dr *flow, const char **stepp)
 {
-    if (flow->rule) {
-        int error;
+    int error;
 
+    if (flow->rule) {
         if (flow->counter
             && !dev->ops->dr_counter_query(flow->counter,
                                            &flow->final_packets,
@@ -334,12 +336,16 @@ hw_flow_dr_uninstall(struct hw_pipeline *p,
         }
         error = dev->ops->dr_rule_destroy(flow->rule);
         if (error) {
+            *stepp = "dr_rule_destroy";
             return error;
         }
         flow->rule = NULL;
     }
-    hw_flow_dr_release(p, dev, flow);
-    return 0;
+    error = hw_flow_dr_release(p, dev, flow);
+    if (error) {
+        *stepp = "dr_counter_destroy";
+    }
+    return error;
 }
 
 int

@@ -77,12 +77,14 @@ int hw_flow_dr_install_at(struct hw_pipeline *p,
                           struct hw_flow_dr *flow, struct ds *reason);
 
 /* Destroys the rule of 'flow', reading its counter first, then gives back
- * its actions and matcher.  Returns 0, or the errno of a failed rule
- * destroy: then the rule is still live and 'flow' still owns everything
- * (a later call retries). */
+ * its actions and matcher and destroys its counter.  Returns 0, or the
+ * errno of the first destroy the device refused, with the call in
+ * '*stepp' ("dr_rule_destroy", "dr_counter_destroy"): then 'flow' still
+ * owns what is left (all of it if the rule is still live) and a later call
+ * retries. */
 int hw_flow_dr_uninstall(struct hw_pipeline *p,
                          const struct netdev_hw_device *dev,
-                         struct hw_flow_dr *flow);
+                         struct hw_flow_dr *flow, const char **stepp);
 
 /* Reads the packets and bytes counted for 'flow' (or kept at uninstall).
  * EOPNOTSUPP if it counts nothing. */

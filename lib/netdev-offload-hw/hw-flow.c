@@ -82,14 +82,14 @@ hw_flow_destroy_dr(const struct netdev_hw_device *dev, struct hw_flow *flow,
     int error = 0;
 
     if (dev) {
-        error = hw_flow_dr_uninstall(flow->pipeline, dev, flow->dr);
-        if (error) {
-            *stepp = "dr_rule_destroy";
-            return error;
-        }
+        error = hw_flow_dr_uninstall(flow->pipeline, dev, flow->dr, stepp);
+        /* The counter was read before the destroy, failed or not. */
         flow->final_valid = flow->dr->final_valid;
         flow->final_packets = flow->dr->final_packets;
         flow->final_bytes = flow->dr->final_bytes;
+        if (error) {
+            return error;
+        }
     }
     free(flow->dr);
     flow->dr = NULL;
@@ -186,6 +186,7 @@ hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
 
     memset(flow, 0, sizeof *flow);
     flow->port_num = dev->port_num;
+    flow->dest = dest;
 
     if (dev->pipeline && !rule->egress) {
         flow->dr = xzalloc(sizeof *flow->dr);
@@ -266,7 +267,7 @@ error:
      * until a retry destroys it. */
     error2 = hw_flow_destroy__(dev, flow, &step);
     if (error2) {
-        hw_stale_add_flow(dev, flow, HW_STALE_NO_MARK, step, error2);
+        hw_stale_add_flow(dev, flow, HW_STALE_NO_MARK, step, error2, NULL);
     }
     return error;
 }
@@ -284,6 +285,12 @@ hw_flow_uninstall(const struct netdev_hw_device *dev, struct hw_flow *flow,
     }
     flow->uninstalled = true;
     return error;
+}
+
+bool
+hw_flow_has_rule(const struct hw_flow *flow)
+{
+    return flow->dr ? flow->dr->rule != NULL : flow->flow != NULL;
 }
 
 int

@@ -51,6 +51,7 @@ struct hw_flow {
      * would be most of the plugin's memory per flow): hw_flow_format()
      * encodes it again from the rule, with the same handles and port. */
     uint8_t port_num;
+    struct ibv_qp *dest;                /* The QP the rule delivers to. */
 
     /* Counter values read by hw_flow_uninstall() after the steering rule
      * was destroyed and before its counters were, so that no packet counted
@@ -90,6 +91,9 @@ int hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
  * with it: only the memory held by 'flow' is released. */
 int hw_flow_uninstall(const struct netdev_hw_device *dev,
                       struct hw_flow *flow, const char **stepp);
+
+/* Whether the steering rule of 'flow' (verbs or dr) is in the device. */
+bool hw_flow_has_rule(const struct hw_flow *);
 
 /* Stores into '*packets' and '*bytes' the packets and bytes the device has
  * counted for 'flow' since it was installed (or the values kept at

@@ -239,6 +239,48 @@ hw_offload_entry_stats(const struct hw_offload_port *port,
     }
 }
 
+/* Destroys the rule of 'entry' and what it holds, reading its counters
+ * just before the rule goes, so that the final read misses no packet.  A
+ * rule the device refuses to destroy goes to hw-stale: a partial one goes
+ * on tagging packets with its mark, which hw-stale keeps from other flows;
+ * a full one goes on running its actions, so hw-stale puts its override
+ * ahead of it. */
+static void
+hw_offload_entry_destroy_rule(struct hw_offload_port *port,
+                              struct hw_offload_entry *entry)
+    OVS_REQUIRES(port->mutex)
+{
+    const struct netdev_hw_device *dev = hw_offload_port_dev(port);
+    struct hw_rule *override = NULL;
+    const char *step = NULL;
+    int error;
+
+    error = hw_flow_uninstall(dev, &entry->flow, &step);
+    if (!error) {
+        return;
+    }
+    if (entry->full && hw_flow_has_rule(&entry->flow)) {
+        struct ds reason = DS_EMPTY_INITIALIZER;
+
+        override = xmalloc(sizeof *override);
+        if (hw_offload_entry_rule(entry, entry->flow.pipeline != NULL,
+                                  override, &reason)) {
+            /* Cannot happen: translate is pure, and it took this flow. */
+            VLOG_WARN("%s: no override for a full rule: %s", port->name,
+                      ds_cstr(&reason));
+            free(override);
+            override = NULL;
+        } else {
+            hw_rule_make_override(override);
+        }
+        ds_destroy(&reason);
+    }
+    hw_stale_add_flow(dev, &entry->flow,
+                      entry->full ? HW_STALE_NO_MARK : entry->mark,
+                      step, error, override);
+    free(override);
+}
+
 /* Destroys the device objects of 'entry', if installed, uncounts it and
  * folds what its counters counted into 'entry->base'.  The entry stays in
  * the map. */
@@ -260,12 +302,7 @@ hw_offload_entry_uninstall(struct hw_offload_port *port,
         port->n_partial--;
     }
 
-    /* hw_flow_uninstall() reads the counters just before the rule goes, so
-     * the final read below misses no packet.  A rule the device refuses to
-     * destroy goes on tagging packets with the mark of a partial rule:
-     * hw-stale keeps the mark from other flows until a retry destroys it. */
-    hw_stale_uninstall_flow(hw_offload_port_dev(port), &entry->flow,
-                            entry->full ? HW_STALE_NO_MARK : entry->mark);
+    hw_offload_entry_destroy_rule(port, entry);
     if (entry->tunnel != HW_TUNNEL_NONE && !--port->n_tunnel_rules) {
         /* The last tunnel rule is gone: its guards can go too. */
         hw_tnl_guards_uninstall(port);

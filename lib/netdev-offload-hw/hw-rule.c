@@ -17,6 +17,8 @@
 #include <config.h>
 #include "hw-rule.h"
 
+#include <string.h>
+
 /* A rule is "tagged" when its outer Ethernet spec masks part of the TCI:
  * verbs then requires a C-VLAN tag, so the rule belongs before the VLAN
  * guard.  Every other rule matches tagged and untagged packets alike and
@@ -42,9 +44,27 @@ hw_headers_subpriority(const struct hw_headers *h)
     }
 }
 
+void
+hw_rule_make_override(struct hw_rule *rule)
+{
+    rule->reformat = HW_REFORMAT_NONE;
+    rule->reformat_len = 0;
+    memset(&rule->rewrite, 0, sizeof rule->rewrite);
+    rule->has_tag = false;
+    rule->tag = 0;
+    rule->count = false;
+    rule->fate = HW_FATE_RSS;
+    rule->fate_level = 0;
+    rule->full = false;
+    rule->override = true;
+}
+
 uint16_t
 hw_rule_priority(const struct hw_rule *rule)
 {
+    if (rule->override) {
+        return HW_PRIO_OVERRIDE;
+    }
     if (rule->tunnel != HW_TUNNEL_NONE && !rule->egress) {
         /* A tunnel rule that needs an inner tag is the inner VLAN guard;
          * the plugin offloads no other (see hw-translate.c). */

@@ -214,6 +214,8 @@ struct hw_rule {
     bool full;                  /* The hardware executes all of the flow's
                                  * actions (offloaded:yes); otherwise the
                                  * software still runs them (partial). */
+    bool override;              /* Goes ahead of every other rule
+                                 * (HW_PRIO_OVERRIDE). */
 };
 
 /* Verbs priorities used by the plugin (0 is matched first, 15 is the last
@@ -221,26 +223,31 @@ struct hw_rule {
  * order, so wherever two rules can match one packet the more specific one
  * gets the lower number:
  *
- *   0-2    rules that need an outer VLAN tag, by outer L4 (0), L3 (1), L2 (2);
- *   3      the VLAN guard: every other tagged packet goes to the miss path,
+ *   0      overrides: a full rule the device refused to destroy goes on
+ *          running its actions (a drop, say) for packets whose flow is
+ *          gone; a rule of the same match here sends them to the miss
+ *          path instead until a retry destroys it (hw-stale.h);
+ *   1-3    rules that need an outer VLAN tag, by outer L4 (1), L3 (2), L2 (3);
+ *   4      the VLAN guard: every other tagged packet goes to the miss path,
  *          so that rules placed after it, which verbs cannot restrict to
  *          untagged packets, never see a tagged one;
- *   4      the inner VLAN guard of tunnel rules: the same for the frame
+ *   5      the inner VLAN guard of tunnel rules: the same for the frame
  *          behind a VXLAN or GRE (TEB) header, installed while a port has
  *          tunnel rules;
- *   5-7    tunnel rules (outer headers + tunnel + decap + inner headers), by
- *          inner L4 (5), L3 (6), L2 (7).  A tunnel rule overlaps the
+ *   6-8    tunnel rules (outer headers + tunnel + decap + inner headers), by
+ *          inner L4 (6), L3 (7), L2 (8).  A tunnel rule overlaps the
  *          outer-only rule of the flow that pops that tunnel (tnl_pop) and is
  *          more specific, so it comes first;
- *   8-10   untagged rules, by outer L4, L3, L2;
+ *   9-11   untagged rules, by outer L4, L3, L2;
  *   13-14  the per-packet-type RSS miss rules of netdev-hw.c.
  *
  * Egress rules live in their own table; they use the same computation. */
-#define HW_PRIO_TAGGED        0   /* + 0 (L4), 1 (L3), 2 (L2). */
-#define HW_PRIO_VLAN_GUARD    3
-#define HW_PRIO_TUNNEL_GUARD  4
-#define HW_PRIO_TUNNEL        5   /* + 0 (inner L4), 1 (inner L3), 2 (L2). */
-#define HW_PRIO_UNTAGGED      8   /* + 0 (L4), 1 (L3), 2 (L2). */
+#define HW_PRIO_OVERRIDE      0
+#define HW_PRIO_TAGGED        1   /* + 0 (L4), 1 (L3), 2 (L2). */
+#define HW_PRIO_VLAN_GUARD    4
+#define HW_PRIO_TUNNEL_GUARD  5
+#define HW_PRIO_TUNNEL        6   /* + 0 (inner L4), 1 (inner L3), 2 (L2). */
+#define HW_PRIO_UNTAGGED      9   /* + 0 (L4), 1 (L3), 2 (L2). */
 #define HW_PRIO_MISS_L4       13  /* Per-type RSS miss rules. */
 #define HW_PRIO_MISS_L3       14
 
@@ -255,6 +262,10 @@ enum hw_rss_type {
     HW_RSS_IPV6,
     HW_N_RSS_TYPES
 };
+
+/* Turns 'rule' into its override: the same match, no action, delivered to
+ * the miss path ahead of every other rule (HW_PRIO_OVERRIDE). */
+void hw_rule_make_override(struct hw_rule *);
 
 /* Verbs priority of 'rule', from the bands above. */
 uint16_t hw_rule_priority(const struct hw_rule *);

@@ -28,6 +28,7 @@
 #include "hash.h"
 #include "hw-flow.h"
 #include "hw-flow-dr.h"
+#include "hw-rule.h"
 #include "netdev-hw.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
@@ -44,6 +45,7 @@ VLOG_DEFINE_THIS_MODULE(hw_stale);
 
 COVERAGE_DEFINE(hw_stale_kept);
 COVERAGE_DEFINE(hw_stale_retry);
+COVERAGE_DEFINE(hw_stale_override);
 
 #define RETRY_MIN_MS 1000
 #define RETRY_MAX_MS 64000
@@ -59,6 +61,12 @@ struct stale_rule {
     struct hw_pipeline *pipeline;   /* dr: the pipeline of 'dr_flow'. */
     uint32_t mark;              /* The tag of its rule, or
                                  * HW_STALE_NO_MARK. */
+
+    /* A full rule runs its actions (a drop, say) on packets whose flow is
+     * gone: 'override' sends them to the miss path instead, from ahead of
+     * it, while it is in the device. */
+    struct hw_rule *override_rule;  /* NULL if it needs none. */
+    struct hw_flow override;    /* Installed if hw_flow_has_rule(). */
     unsigned int n_retries;
     const char *step;           /* The call that failed last, and why. */
     int error;
@@ -140,18 +148,21 @@ stale_rule_describe(const struct stale_rule *r, struct ds *s)
         ds_put_format(s, "rule of mark %"PRIu32, r->mark);
     } else if (r->dr) {
         ds_put_cstr(s, "pipeline rule");
-    } else if (r->flow.flow) {
-        ds_put_cstr(s, "rule");
+    } else if (hw_flow_has_rule(&r->flow)) {
+        ds_put_cstr(s, r->override_rule ? "full rule" : "rule");
+    } else if (hw_flow_has_rule(&r->override)) {
+        ds_put_cstr(s, "override of a removed rule");
     } else {
         ds_put_cstr(s, "counters or action of a removed rule");
     }
 }
 
+/* Logs that 'r' is kept, on 'dev'. */
 static void
-stale_rule_add(const struct netdev_hw_device *dev, struct stale_rule *r)
+stale_rule_warn(const struct netdev_hw_device *dev,
+                const struct stale_rule *r)
 {
     struct ds what = DS_EMPTY_INITIALIZER;
-    struct stale_dev *sd;
 
     stale_rule_describe(r, &what);
     VLOG_WARN_RL(&rl, "%s: %s failed: %s: %s kept, its destroy is retried "
@@ -159,6 +170,13 @@ stale_rule_add(const struct netdev_hw_device *dev, struct stale_rule *r)
                  ds_cstr(&what));
     ds_destroy(&what);
     COVERAGE_INC(hw_stale_kept);
+}
+
+/* Adds 'r' to the stale rules of 'dev'. */
+static void
+stale_rule_add(const struct netdev_hw_device *dev, struct stale_rule *r)
+{
+    struct stale_dev *sd;
 
     ovs_mutex_lock(&stale_mutex);
     sd = stale_dev_find(dev->devname);
@@ -181,20 +199,59 @@ stale_rule_add(const struct netdev_hw_device *dev, struct stale_rule *r)
     ovs_mutex_unlock(&stale_mutex);
 }
 
+/* Installs the override of 'r' if it needs one and its rule is in the
+ * device.  Called with or without 'stale_mutex': the override has no
+ * counters and no action, so a failed install leaves nothing that would
+ * come back here. */
+static void
+stale_rule_override(const struct netdev_hw_device *dev, struct stale_rule *r)
+{
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    int error;
+
+    if (!r->override_rule || !hw_flow_has_rule(&r->flow)
+        || hw_flow_has_rule(&r->override)) {
+        return;
+    }
+    error = hw_flow_install(dev, r->flow.dest, r->override_rule,
+                            &r->override, &reason);
+    if (error) {
+        VLOG_WARN_RL(&rl, "%s: cannot override a full rule the device "
+                     "could not destroy (%s): the packets it matches keep "
+                     "its actions until a retry destroys it",
+                     dev->devname, ds_cstr(&reason));
+    } else {
+        COVERAGE_INC(hw_stale_override);
+        VLOG_INFO("%s: a full rule the device could not destroy is "
+                  "overridden: the packets it matches go to software",
+                  dev->devname);
+    }
+    ds_destroy(&reason);
+}
+
 void
 hw_stale_add_flow(const struct netdev_hw_device *dev, struct hw_flow *flow,
-                  uint32_t mark, const char *step, int error)
+                  uint32_t mark, const char *step, int error,
+                  const struct hw_rule *override)
 {
     struct stale_rule *r = xzalloc(sizeof *r);
 
     r->flow = *flow;
     /* Only a rule tags packets: its action and counters alone do not. */
-    r->mark = flow->flow ? mark : HW_STALE_NO_MARK;
+    r->mark = hw_flow_has_rule(flow) ? mark : HW_STALE_NO_MARK;
     r->step = step;
     r->error = error;
+    /* 'flow' keeps its final counter values for the caller's last read. */
     flow->flow = NULL;
     flow->reformat = NULL;
     flow->counters = NULL;
+    flow->dr = NULL;
+    flow->pipeline = NULL;
+    if (override && hw_flow_has_rule(&r->flow)) {
+        r->override_rule = xmemdup(override, sizeof *override);
+    }
+    stale_rule_warn(dev, r);
+    stale_rule_override(dev, r);
     stale_rule_add(dev, r);
 }
 
@@ -207,13 +264,13 @@ hw_stale_uninstall_flow(const struct netdev_hw_device *dev,
 
     error = hw_flow_uninstall(dev, flow, &step);
     if (error) {
-        hw_stale_add_flow(dev, flow, mark, step, error);
+        hw_stale_add_flow(dev, flow, mark, step, error, NULL);
     }
 }
 
 void
 hw_stale_add_dr(struct hw_pipeline *p, const struct netdev_hw_device *dev,
-                struct hw_flow_dr *flow, int error)
+                struct hw_flow_dr *flow, const char *step, int error)
 {
     struct stale_rule *r = xzalloc(sizeof *r);
 
@@ -221,10 +278,22 @@ hw_stale_add_dr(struct hw_pipeline *p, const struct netdev_hw_device *dev,
     r->dr_flow = *flow;
     r->pipeline = p;
     r->mark = HW_STALE_NO_MARK;
-    r->step = "dr_rule_destroy";
+    r->step = step;
     r->error = error;
     memset(flow, 0, sizeof *flow);
+    stale_rule_warn(dev, r);
     stale_rule_add(dev, r);
+}
+
+/* Frees 'r' and the memory its flows hold (the device objects are gone, or
+ * left to a closed device). */
+static void
+stale_rule_free(struct stale_rule *r)
+{
+    hw_flow_uninstall(NULL, &r->flow, NULL);
+    hw_flow_uninstall(NULL, &r->override, NULL);
+    free(r->override_rule);
+    free(r);
 }
 
 static bool
@@ -299,15 +368,29 @@ stale_dev_retry(struct stale_dev *sd, bool *gone)
         stale_rule_describe(r, &what);
         r->n_retries++;
         if (r->dr) {
-            error = hw_flow_dr_uninstall(r->pipeline, &sd->dev, &r->dr_flow);
-            step = "dr_rule_destroy";
+            error = hw_flow_dr_uninstall(r->pipeline, &sd->dev, &r->dr_flow,
+                                         &step);
         } else {
             error = hw_flow_uninstall(&sd->dev, &r->flow, &step);
-            if (!r->flow.flow && r->mark != HW_STALE_NO_MARK) {
+            if (!hw_flow_has_rule(&r->flow) && r->mark != HW_STALE_NO_MARK) {
                 /* The rule went: nothing tags packets with its mark any
                  * more, whatever became of its action and counters. */
                 r->mark = HW_STALE_NO_MARK;
                 *gone = true;
+            }
+            if (hw_flow_has_rule(&r->flow)) {
+                /* Still there: an override that failed may work now. */
+                stale_rule_override(&sd->dev, r);
+            } else if (hw_flow_has_rule(&r->override)) {
+                /* Only once the rule it overrides is gone. */
+                const char *ostep = NULL;
+                int oerror = hw_flow_uninstall(&sd->dev, &r->override,
+                                               &ostep);
+
+                if (oerror && !error) {
+                    error = oerror;
+                    step = ostep;
+                }
             }
         }
 
@@ -324,7 +407,7 @@ stale_dev_retry(struct stale_dev *sd, bool *gone)
             ovs_list_remove(&r->node);
             atomic_count_dec(&n_stale);
             *gone = true;
-            free(r);
+            stale_rule_free(r);
         }
         ds_destroy(&what);
     }
@@ -339,7 +422,7 @@ stale_dev_free(struct stale_dev *sd)
 
     LIST_FOR_EACH_POP (r, node, &sd->rules) {
         atomic_count_dec(&n_stale);
-        free(r);
+        stale_rule_free(r);
     }
     hmap_remove(&stale_devs, &sd->node);
     free(sd->devname);
@@ -486,12 +569,15 @@ hw_stale_format(const char *devname, struct ds *s)
         size_t n = ovs_list_size(&sd->rules);
         uint32_t *marks = xmalloc(n * sizeof *marks);
         const struct stale_rule *r;
+        size_t n_overridden = 0;
         size_t n_marks = 0;
 
         LIST_FOR_EACH (r, node, &sd->rules) {
             if (r->mark != HW_STALE_NO_MARK) {
                 marks[n_marks++] = r->mark;
             }
+            n_overridden += (hw_flow_has_rule(&r->flow)
+                             && hw_flow_has_rule(&r->override));
         }
         qsort(marks, n_marks, sizeof *marks, compare_marks);
 
@@ -503,6 +589,9 @@ hw_stale_format(const char *devname, struct ds *s)
             }
         } else {
             ds_put_cstr(s, "no marks");
+        }
+        if (n_overridden) {
+            ds_put_format(s, ", %"PRIuSIZE" overridden", n_overridden);
         }
         ds_put_format(s, "), destroy retried %u times, last error: %s: %s\n",
                       sd->n_retries, sd->last_step,

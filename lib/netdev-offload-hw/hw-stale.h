@@ -38,7 +38,15 @@
  *     modify of the flow that still owns it, and the provider keeps what
  *     it published in the mark table for it (hw_stale_hold());
  *   - its device keeps its RSS QPs: netdev-hw defers a reconfiguration
- *     that would destroy them (netdev-hw.h).
+ *     that would destroy them (netdev-hw.h);
+ *   - a full rule (a drop, say) would go on running its actions on the
+ *     packets of a flow that is gone, where no mark can help: the caller
+ *     gives its override (hw_rule_make_override()), a rule of the same
+ *     match at HW_PRIO_OVERRIDE, ahead of it, that sends those packets to
+ *     the miss path, where software runs what the datapath says now.  It
+ *     is installed on the stale rule's QP at once, again at each retry
+ *     while that fails, and destroyed once the stale rule is gone.
+ * Egress rules need no override: their marker ids are never reused.
  * Retries come at the provider's next flow_put(), flow_del() and
  * flow_flush(), before a reconfiguration, and from the hw netdev class's
  * run() with a back-off (1 s, doubling up to 64 s).  A retry that succeeds
@@ -60,6 +68,7 @@ struct ds;
 struct hw_flow;
 struct hw_flow_dr;
 struct hw_pipeline;
+struct hw_rule;
 struct netdev_hw_device;
 struct seq;
 
@@ -69,21 +78,23 @@ struct seq;
 /* Takes over the objects that 'flow' still holds after
  * hw_flow_uninstall() on 'dev' failed at 'step' (e.g. "destroy_flow") with
  * 'error'; 'flow' is left holding none.  'mark' is the flow mark the rule
- * tags packets with, or HW_STALE_NO_MARK.  Logs a rate-limited WARN. */
+ * tags packets with, or HW_STALE_NO_MARK.  'override', if nonnull, is the
+ * override of a full rule (copied).  Logs a rate-limited WARN. */
 void hw_stale_add_flow(const struct netdev_hw_device *dev,
                        struct hw_flow *flow, uint32_t mark,
-                       const char *step, int error);
+                       const char *step, int error,
+                       const struct hw_rule *override);
 
 /* Uninstalls 'flow' from 'dev' with hw_flow_uninstall() and hands what the
- * device refuses to destroy to hw_stale_add_flow(). */
+ * device refuses to destroy to hw_stale_add_flow() (with no override). */
 void hw_stale_uninstall_flow(const struct netdev_hw_device *dev,
                              struct hw_flow *flow, uint32_t mark);
 
 /* The same for a rule of the pipeline of tables 'p', after
- * hw_flow_dr_uninstall() failed with 'error'. */
+ * hw_flow_dr_uninstall() failed at 'step' with 'error'. */
 void hw_stale_add_dr(struct hw_pipeline *p,
                      const struct netdev_hw_device *dev,
-                     struct hw_flow_dr *flow, int error);
+                     struct hw_flow_dr *flow, const char *step, int error);
 
 /* Whether any device has a stale rule.  Cheap: no lock. */
 bool hw_stale_any(void);
@@ -115,7 +126,8 @@ void hw_stale_forget(const char *devname);
 /* Appends to 's', if device 'devname' has stale rules, the line of
  * netdev-hw/show about them:
  *   "  stale rules: 1 (marks 5), destroy retried 3 times, last error:
- *    destroy_flow: Input/output error". */
+ *    destroy_flow: Input/output error", with ", N overridden" after the
+ *    marks if N full rules are overridden. */
 void hw_stale_format(const char *devname, struct ds *s);
 
 /* Changes whenever stale rules go (destroyed or forgotten). */

@@ -325,10 +325,11 @@ netdev_hw_base_destroy_dr(struct netdev_hw_base *base,
                           const struct netdev_hw_device *dev,
                           struct hw_flow_dr *flow)
 {
-    int error = hw_flow_dr_uninstall(base->pipeline, dev, flow);
+    const char *step = NULL;
+    int error = hw_flow_dr_uninstall(base->pipeline, dev, flow, &step);
 
     if (error) {
-        hw_stale_add_dr(base->pipeline, dev, flow, error);
+        hw_stale_add_dr(base->pipeline, dev, flow, step, error);
     }
 }
 

@@ -91,6 +91,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate-private.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate-push.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-tx-push.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-tx-push.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-base.c \

@@ -26,10 +26,9 @@
 #include <string.h>
 
 #include "hash.h"
-#include "hw-hbl.h"
 #include "hw-offload-private.h"
-#include "hw-stale.h"
 #include "hw-translate.h"
+#include "hw-tx-push.h"
 #include "netdev.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
@@ -70,16 +69,11 @@ hw_egress_uninstall(struct hw_egress *egress)
 {
     atomic_store_relaxed(&egress->active, false);
     if (egress->installed) {
-        struct hw_hbl_txq *txq = ovsrcu_get_protected(struct hw_hbl_txq *,
-                                                      &egress->hbl);
+        struct hw_tx_push *push = ovsrcu_get_protected(struct hw_tx_push *,
+                                                       &egress->push);
 
-        if (txq) {
-            ovsrcu_set(&egress->hbl, NULL);
-            hw_hbl_txq_destroy(txq);
-        } else {
-            hw_stale_uninstall_flow(&egress->dev, &egress->flow,
-                                    HW_STALE_NO_MARK);
-        }
+        ovsrcu_set(&egress->push, NULL);
+        hw_tx_push_destroy(push);
         egress->installed = false;
     }
 }
@@ -89,32 +83,15 @@ hw_egress_install(struct hw_egress *egress, struct netdev *netdev,
                   const struct netdev_hw_device *dev, struct ds *reason)
     OVS_REQUIRES(hw_egress_mutex)
 {
+    /* The QP of an egress rule only names the device (hw-apis.md 1.5). */
+    struct ibv_qp *qp = netdev_hw_rss_qp(netdev,
+                                         hw_rule_rss_type(&egress->rule));
+    struct hw_tx_push *push;
     int error;
 
-    if (hw_hbl_device_encaps(dev)) {
-        /* hbl encapsulates per send QP: no rule, a send queue whose encap
-         * adds the header (hw-hbl.h). */
-        struct hw_hbl_txq *txq;
-
-        error = hw_hbl_txq_create(dev, egress->rule.reformat_data,
-                                  egress->rule.reformat_len, &txq, reason);
-        if (!error) {
-            ovsrcu_set(&egress->hbl, txq);
-        }
-    } else {
-        struct ibv_qp *qp = netdev_hw_rss_qp(netdev,
-                                             hw_rule_rss_type(&egress->rule));
-
-        /* The QP of an egress rule only names the device (hw-apis.md
-         * 1.5). */
-        error = hw_flow_install(dev, qp, &egress->rule, &egress->flow,
-                                reason);
-    }
+    error = hw_tx_push_create(dev, qp, &egress->rule, &push, reason);
     if (!error) {
-        free(egress->devname);
-        egress->devname = xstrdup(dev->devname);
-        egress->dev = *dev;
-        egress->dev.devname = egress->devname;
+        ovsrcu_set(&egress->push, push);
         egress->installed = true;
         atomic_store_relaxed(&egress->active, egress->n_users > 0);
     }
@@ -133,7 +110,6 @@ hw_egress_drain(void)
             hmap_remove(&hw_egresses, &egress->node);
             hw_egress_uninstall(egress);
             free(egress->port_name);
-            free(egress->devname);
             free(egress);
         }
     }
@@ -225,7 +201,6 @@ hw_egress_acquire(const struct netdev *in_netdev, const struct hw_push *push,
         atomic_init(&found->active, false);
         if (hw_egress_install(found, q, &dev, reason)) {
             free(found->port_name);
-            free(found->devname);
             free(found);
             goto refuse;
         }
@@ -327,20 +302,12 @@ hw_egress_format(const char *name, struct ds *s)
     ovs_mutex_lock(&hw_egress_mutex);
     HMAP_FOR_EACH_WITH_HASH (egress, node, hash_string(name, 0),
                              &hw_egresses) {
-        uint64_t packets, bytes;
-
         if (strcmp(egress->port_name, name) || !egress->installed) {
             continue;
         }
         ds_put_format(s, "egress, flows:%u, ", egress->n_users);
-        if (!hw_flow_read(&egress->dev, &egress->flow, &packets, &bytes)) {
-            ds_put_format(s, "packets:%"PRIu64", bytes:%"PRIu64", ",
-                          packets, bytes);
-        } else {
-            ds_put_cstr(s, "packets:?, bytes:?, ");
-        }
-        ds_put_cstr(s, "rule: ");
-        hw_flow_format(&egress->flow, &egress->rule, s);
+        hw_tx_push_format(ovsrcu_get_protected(struct hw_tx_push *,
+                                               &egress->push), s);
         ds_put_char(s, '\n');
     }
     ovs_mutex_unlock(&hw_egress_mutex);

@@ -20,7 +20,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "hw-flow.h"
 #include "hw-rule.h"
 #include "netdev-hw.h"
 #include "openvswitch/hmap.h"
@@ -28,8 +27,8 @@
 #include "ovs-rcu.h"
 
 struct ds;
-struct hw_hbl_txq;
 struct hw_push;
+struct hw_tx_push;
 struct netdev;
 
 /* Egress rules.
@@ -60,13 +59,10 @@ struct hw_egress {
     uint32_t id;                    /* Its marker: hw_push_marker(id). */
     struct hw_rule rule;            /* Match and encap. */
 
-    struct hw_flow flow;            /* Device objects, if 'installed'. */
-    OVSRCU_TYPE(struct hw_hbl_txq *) hbl;   /* Instead of 'flow' on an hbl
-                                             * device: the send queue whose
-                                             * encap does the push
-                                             * (hw-hbl.h). */
-    struct netdev_hw_device dev;    /* Their device, if 'installed'. */
-    char *devname;
+    /* What the device does for it (an egress rule or a send queue of its
+     * own, hw-tx-push.h), nonnull if 'installed'; the push hook reads it
+     * under RCU. */
+    OVSRCU_TYPE(struct hw_tx_push *) push;
     bool installed;
     atomic_bool active;             /* Installed and used: the push hook
                                      * may leave the header to it. */

@@ -49,11 +49,9 @@ struct hw_mark_rec {
     odp_port_t vport;
     struct hw_tunnel_restore restore;
 
-    /* The tunnel push an egress rule does instead of the software, if
-     * 'egress', for packets of in_port 'in_port' and exactly this push:
-     * the hook puts 'marker' in front of them. */
+    /* The tunnel push the device does instead of the software, if
+     * 'egress', for packets of in_port 'in_port' and exactly this push. */
     struct hw_egress *egress;
-    struct eth_header marker;
     odp_port_t in_port;
     odp_port_t tnl_port;
     odp_port_t push_out_port;

@@ -16,8 +16,9 @@
 
 /* The hw port's datapath: what the PMD threads run, receive bursts from
  * the port's RSS work queues and send bursts on its send QPs (with the
- * checks a frame passes before the NIC sees it: the MTU, tunnel push
- * markers, hbl's encap queues).  The rest of the port is netdev-hw.c. */
+ * checks a frame passes before the NIC sees it: the MTU, forged tunnel
+ * push markers, and the packets of pushes with queues of their own).
+ * The rest of the port is netdev-hw.c. */
 
 #include <config.h>
 #include "netdev-hw-private.h"
@@ -26,8 +27,8 @@
 
 #include "coverage.h"
 #include "dp-packet.h"
-#include "hw-hbl.h"
 #include "hw-translate.h"
+#include "hw-tx-push.h"
 #include "openvswitch/vlog.h"
 #include "util.h"
 
@@ -56,23 +57,18 @@ netdev_hw_tx_burst_locked(const struct netdev_hw *dev,
     return dropped;
 }
 
-/* Returns true if 'packet', about to leave hw port 'netdev', has a tunnel
- * push marker header that the push hook did not put there, and counts and
- * logs it.  An egress rule would encapsulate such a frame, which any port
- * of the bridge may have received, into a tenant's tunnel; the hook's own
- * packets carry HW_PUSH_PACKET_MARK, which no received packet can have. */
+/* Returns true if 'packet', about to leave hw port 'netdev', looks like a
+ * packet prepared for the device's tunnel push that the push hook did not
+ * prepare, and counts and logs it.  The device would push a tenant's
+ * tunnel header on such a frame, which any port of the bridge may have
+ * received (hw-tx-push.h). */
 static bool
 netdev_hw_is_forged_marker(const struct netdev *netdev,
                            const struct dp_packet *packet)
 {
-    const struct eth_header *eth = dp_packet_data(packet);
-    uint32_t mark;
+    struct eth_addr dst;
 
-    if (OVS_LIKELY(packet->packet_type != htonl(PT_ETH)
-                   || dp_packet_size(packet) < ETH_HEADER_LEN
-                   || eth->eth_type != htons(HW_PUSH_MARKER_TYPE))
-        || (dp_packet_has_flow_mark(packet, &mark)
-            && mark == HW_PUSH_PACKET_MARK)) {
+    if (OVS_LIKELY(!hw_tx_push_is_forged(packet, &dst))) {
         return false;
     }
 
@@ -80,7 +76,7 @@ netdev_hw_is_forged_marker(const struct netdev *netdev,
     VLOG_WARN_RL(&rl, "hw port %s: dropped a frame to "ETH_ADDR_FMT" with "
                  "the tunnel push marker type 0x%04x that the push hook did "
                  "not send: an egress rule would encapsulate it",
-                 netdev_get_name(netdev), ETH_ADDR_ARGS(eth->eth_dst),
+                 netdev_get_name(netdev), ETH_ADDR_ARGS(dst),
                  HW_PUSH_MARKER_TYPE);
     return true;
 }
@@ -125,12 +121,12 @@ netdev_hw_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
         }
     }
 
-    /* Packets whose tunnel push an hbl send queue's encap does go on that
-     * queue (hw-hbl.h). */
-    uint64_t hbl_sent = 0, hbl_bytes = 0;
-    if (OVS_UNLIKELY(hw_hbl_tx_active())) {
-        n_dropped += hw_hbl_tx_divert(dev->ctx, dev->max_frame_len, batch,
-                                      &hbl_sent, &hbl_bytes);
+    /* Packets whose tunnel push a send queue of its own does go on that
+     * queue (hw-tx-push.h). */
+    uint64_t push_sent = 0, push_bytes = 0;
+    if (OVS_UNLIKELY(hw_tx_push_diverting())) {
+        n_dropped += hw_tx_push_divert(dev->ctx, dev->max_frame_len, batch,
+                                       &push_sent, &push_bytes);
     }
 
     n_packets = dp_packet_batch_size(batch);
@@ -162,8 +158,8 @@ netdev_hw_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
         n_packets -= dev_dropped;
     }
 
-    atomic_add_relaxed(&dev->tx_packets, n_packets + hbl_sent, &orig);
-    atomic_add_relaxed(&dev->tx_bytes, n_bytes + hbl_bytes, &orig);
+    atomic_add_relaxed(&dev->tx_packets, n_packets + push_sent, &orig);
+    atomic_add_relaxed(&dev->tx_bytes, n_bytes + push_bytes, &orig);
     if (n_dropped) {
         atomic_add_relaxed(&dev->tx_dropped, n_dropped, &orig);
         COVERAGE_ADD(netdev_hw_tx_drop, n_dropped);

@@ -23,7 +23,6 @@
 
 #include "coverage.h"
 #include "dp-packet.h"
-#include "hw-hbl.h"
 #include "hw-pipeline.h"
 #include "hw-privileges.h"
 #include "hw-stale.h"

@@ -97,7 +97,6 @@
 #include "dpif.h"
 #include "flow.h"
 #include "hw-fwdump.h"
-#include "hw-hbl.h"
 #include "hw-model.h"
 #include "hw-offload-egress.h"
 #include "hw-offload-entries.h"
@@ -110,6 +109,7 @@
 #include "hw-rule.h"
 #include "hw-stale.h"
 #include "hw-translate.h"
+#include "hw-tx-push.h"
 #include "netdev-hw.h"
 #include "netdev-offload-provider.h"
 #include "netdev-provider.h"
@@ -660,9 +660,6 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
         }
         if (egress) {
             rec->egress = egress;
-            rec->marker.eth_dst = hw_push_marker(egress->id);
-            rec->marker.eth_src = eth_addr_zero;
-            rec->marker.eth_type = htons(HW_PUSH_MARKER_TYPE);
             rec->in_port = match->flow.in_port.odp_port;
             rec->tnl_port = push.tnl_port;
             rec->push_out_port = push.push_out_port;
@@ -1379,10 +1376,9 @@ netdev_offload_hw_miss_packet_recover(struct netdev *netdev,
 }
 
 /* The tunnel push hook (vswitchd-patches/0004), called for each packet with
- * a flow mark that is about to get a tunnel header in software: if an
- * installed egress rule will add exactly this header for the flow of the
- * mark, puts the rule's marker in front of the packet (an Ethernet frame,
- * or an L3 packet after a pop_eth) and returns true.  The in_port and
+ * a flow mark that is about to get a tunnel header in software: if the
+ * device will add exactly this header for the flow of the mark, prepares
+ * the packet for that (hw-tx-push.h) and returns true.  The in_port and
  * recirc_id tests make sure the packet is still running the actions of the
  * flow that tagged it (a recirculated packet keeps its mark). */
 static bool
@@ -1391,7 +1387,7 @@ hw_offload_push_header_offloaded(const struct netdev *tnl_netdev OVS_UNUSED,
                                  const struct ovs_action_push_tnl *data)
 {
     const struct hw_mark_rec *rec = hw_mark_find(mark);
-    struct hw_hbl_txq *txq;
+    const struct hw_tx_push *push;
     bool active;
 
     if (!rec || !rec->egress
@@ -1407,20 +1403,9 @@ hw_offload_push_header_offloaded(const struct netdev *tnl_netdev OVS_UNUSED,
     if (!active) {
         return false;
     }
-    txq = ovsrcu_get(struct hw_hbl_txq *, &rec->egress->hbl);
-    if (txq) {
-        /* hbl: the send queue's encap adds what follows the outer IPv4
-         * header. */
-        return hw_hbl_push_prepare(txq, packet, data->header,
-                                   data->header_len);
-    }
-
-    memcpy(dp_packet_push_uninit(packet, sizeof rec->marker), &rec->marker,
-           sizeof rec->marker);
-    packet->packet_type = htonl(PT_ETH);
-    dp_packet_reset_offsets(packet);
-    dp_packet_set_flow_mark(packet, HW_PUSH_PACKET_MARK);
-    return true;
+    push = ovsrcu_get(struct hw_tx_push *, &rec->egress->push);
+    return push && hw_tx_push_prepare(push, packet, data->header,
+                                      data->header_len);
 }
 
 const struct netdev_flow_api netdev_offload_hw = {

@@ -29,6 +29,13 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-model.c \
 	netdev-offload-hw/tests/test-hw-model-dr.c \
 	netdev-offload-hw/tests/test-hw-model-flow.c \
+	netdev-offload-hw/tests/test-hw-model-flow-counters.c \
+	netdev-offload-hw/tests/test-hw-model-flow-match.c \
+	netdev-offload-hw/tests/test-hw-model-flow-packet.c \
+	netdev-offload-hw/tests/test-hw-model-flow-parse.c \
+	netdev-offload-hw/tests/test-hw-model-flow-private.h \
+	netdev-offload-hw/tests/test-hw-model-flow-rule.c \
+	netdev-offload-hw/tests/test-hw-model-flow-spec.c \
 	netdev-offload-hw/tests/test-hw-model-port.c \
 	netdev-offload-hw/tests/test-hw-model-port.h \
 	netdev-offload-hw/tests/test-hw-model-tunnel.c \

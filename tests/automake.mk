@@ -45,5 +45,11 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-rss-predict.c \
 	netdev-offload-hw/tests/test-hw-stale.c \
 	netdev-offload-hw/tests/test-hw-toeplitz.c \
-	netdev-offload-hw/tests/test-hw-translate.c
+	netdev-offload-hw/tests/test-hw-translate.c \
+	netdev-offload-hw/tests/test-hw-translate-actions.c \
+	netdev-offload-hw/tests/test-hw-translate-match.c \
+	netdev-offload-hw/tests/test-hw-translate-private.h \
+	netdev-offload-hw/tests/test-hw-translate-push.c \
+	netdev-offload-hw/tests/test-hw-translate-rule.c \
+	netdev-offload-hw/tests/test-hw-translate-vport.c
 AM_CPPFLAGS += -I $(top_srcdir)/tests

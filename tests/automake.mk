@@ -28,6 +28,10 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-hbl.c \
 	netdev-offload-hw/tests/test-hw-model.c \
 	netdev-offload-hw/tests/test-hw-model-dr.c \
+	netdev-offload-hw/tests/test-hw-model-dr-action.c \
+	netdev-offload-hw/tests/test-hw-model-dr-objects.c \
+	netdev-offload-hw/tests/test-hw-model-dr-path.c \
+	netdev-offload-hw/tests/test-hw-model-dr-private.h \
 	netdev-offload-hw/tests/test-hw-model-flow.c \
 	netdev-offload-hw/tests/test-hw-model-flow-counters.c \
 	netdev-offload-hw/tests/test-hw-model-flow-match.c \

@@ -6,6 +6,7 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-macros.at \
 	netdev-offload-hw/tests/hw-unit.at \
 	netdev-offload-hw/tests/hw-offload.at \
+	netdev-offload-hw/tests/hw-config.at \
 	netdev-offload-hw/tests/hw-faults.at \
 	netdev-offload-hw/tests/hw-pipeline.at \
 	netdev-offload-hw/tests/hw-fwdump.at \

@@ -24,6 +24,23 @@
 #include "openvswitch/dynamic-string.h"
 #include "util.h"
 
+/* Parses 's' as a count from 'min' to 'max' into '*n'.  Only decimal
+ * digits are taken: str_to_int() alone would take " 4" and "+4" (strtol()
+ * skips leading white space and takes a sign), and an option written so
+ * is more likely a mistake than a number. */
+bool
+netdev_hw_parse_count(const char *s, int min, int max, int *n)
+{
+    int value;
+
+    if (!s[0] || s[strspn(s, "0123456789")]
+        || !str_to_int(s, 10, &value) || value < min || value > max) {
+        return false;
+    }
+    *n = value;
+    return true;
+}
+
 void
 netdev_hw_format_key(struct ds *ds, const uint8_t *key)
 {

@@ -38,6 +38,9 @@ enum netdev_hw_steering {
     NETDEV_HW_STEERING_DR,      /* The pipeline of tables (mlx5dv_dr). */
 };
 
+/* options:n_rxq: decimal digits only, for a value from 'min' to 'max'. */
+bool netdev_hw_parse_count(const char *, int min, int max, int *n);
+
 /* options:rss-key: 80 hexadecimal digits. */
 void netdev_hw_format_key(struct ds *, const uint8_t *key);
 bool netdev_hw_parse_key(const char *, uint8_t key[NETDEV_HW_RSS_KEY_LEN]);

@@ -758,10 +758,11 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
                       "this device", name, device);
         return ENODEV;
     }
-    if (n_rxq_s && (!str_to_int(n_rxq_s, 10, &n_rxq)
-                    || n_rxq < 1 || n_rxq > NETDEV_HW_MAX_RXQ)) {
+    if (n_rxq_s && !netdev_hw_parse_count(n_rxq_s, 1, NETDEV_HW_MAX_RXQ,
+                                          &n_rxq)) {
         VLOG_WARN_BUF(errp, "%s: options:n_rxq=%s: must be an integer from "
-                      "1 to %d", name, n_rxq_s, NETDEV_HW_MAX_RXQ);
+                      "1 to %d, in decimal digits only", name, n_rxq_s,
+                      NETDEV_HW_MAX_RXQ);
         return EINVAL;
     }
     if (key_s && !netdev_hw_parse_key(key_s, key)) {

@@ -22,7 +22,64 @@
 #include <infiniband/verbs.h>
 
 #include "openvswitch/dynamic-string.h"
+#include "smap.h"
 #include "util.h"
+
+/* The options of a hw port, in alphabetical order. */
+static const char *const option_names[] = {
+    "device", "n_rxq", "rss-key", "steering",
+};
+
+static bool
+is_option_name(const char *key)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(option_names); i++) {
+        if (!strcmp(key, option_names[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* An option OVS's own netdevs do not know is ignored: netdev-dpdk says
+ * nothing, tunnel ports warn ("unknown vxlan argument").  A hw port warns
+ * too, and is configured with the options it knows: a typo must not take
+ * a running port out of the datapath, nor keep a new one out of it, but
+ * the operator must be able to find it. */
+char *
+netdev_hw_unknown_options(const char *port, const struct smap *options)
+{
+    const struct smap_node **nodes = smap_sort(options);
+    struct ds s = DS_EMPTY_INITIALIZER;
+    size_t n_unknown = 0;
+
+    for (size_t i = 0; i < smap_count(options); i++) {
+        if (!is_option_name(nodes[i]->key)) {
+            ds_put_format(&s, "%s%s", n_unknown++ ? ", " : "",
+                          nodes[i]->key);
+        }
+    }
+    free(nodes);
+    if (!n_unknown) {
+        ds_destroy(&s);
+        return NULL;
+    }
+
+    char *unknown = ds_steal_cstr(&s);
+
+    ds_put_format(&s, "%s: unknown option%s %s ignored (hw ports take ",
+                  port, n_unknown == 1 ? "" : "s", unknown);
+    for (size_t i = 0; i < ARRAY_SIZE(option_names); i++) {
+        ds_put_format(&s, "%s%s",
+                      (!i ? ""
+                       : i == ARRAY_SIZE(option_names) - 1 ? " and "
+                       : ", "),
+                      option_names[i]);
+    }
+    ds_put_char(&s, ')');
+    free(unknown);
+    return ds_steal_cstr(&s);
+}
 
 /* Parses 's' as a count from 'min' to 'max' into '*n'.  Only decimal
  * digits are taken: str_to_int() alone would take " 4" and "+4" (strtol()

@@ -28,6 +28,7 @@
 #include "hw-toeplitz.h"
 
 struct ds;
+struct smap;
 
 #define NETDEV_HW_RSS_KEY_LEN HW_TOEPLITZ_KEY_LEN
 
@@ -37,6 +38,10 @@ enum netdev_hw_steering {
     NETDEV_HW_STEERING_VERBS,   /* The root table, ibv_create_flow(). */
     NETDEV_HW_STEERING_DR,      /* The pipeline of tables (mlx5dv_dr). */
 };
+
+/* The keys of 'options' that are not options of a hw port, as a warning
+ * for port 'port' (the caller frees it), or NULL if there are none. */
+char *netdev_hw_unknown_options(const char *port, const struct smap *options);
 
 /* options:n_rxq: decimal digits only, for a value from 'min' to 'max'. */
 bool netdev_hw_parse_count(const char *, int min, int max, int *n);

@@ -65,6 +65,7 @@ struct netdev_hw {
     bool req_rss_key_set;       /* options:rss-key given. */
     enum netdev_hw_steering req_steering;
     uint8_t req_rss_key[NETDEV_HW_RSS_KEY_LEN];
+    char *config_warning;       /* Logged about the options, or NULL. */
 
     int mtu;
     bool mtu_set;               /* By set_mtu(), else the device's. */

@@ -690,6 +690,8 @@ netdev_hw_destruct(struct netdev *netdev)
     dev->req_device = NULL;
     free(dev->fail_reason);
     dev->fail_reason = NULL;
+    free(dev->config_warning);
+    dev->config_warning = NULL;
     ovs_mutex_unlock(&dev->mutex);
     ovs_mutex_destroy(&dev->mutex);
     netdev_hw_ports_release(netdev_get_name(netdev));
@@ -729,82 +731,142 @@ netdev_hw_get_config(const struct netdev *netdev, struct smap *args)
     return 0;
 }
 
+/* The options of set_config(), checked. */
+struct netdev_hw_options {
+    const char *device;
+    const struct hw_dev_ops *ops;
+    int n_rxq;
+    uint8_t key[NETDEV_HW_RSS_KEY_LEN];
+    bool key_set;                       /* options:rss-key given. */
+    enum netdev_hw_steering steering;   /* Resolved. */
+};
+
+/* Checks the options of port 'name' in 'args' into 'opts'.  Returns 0, or
+ * an errno with why in '*reason' (the caller frees it). */
+static int
+netdev_hw_check_options(const char *name, const struct smap *args,
+                        struct netdev_hw_options *opts, char **reason)
+{
+    const char *n_rxq_s = smap_get(args, "n_rxq");
+    const char *key_s = smap_get(args, "rss-key");
+    const char *steering_s = smap_get(args, "steering");
+    enum netdev_hw_steering steering = NETDEV_HW_STEERING_AUTO;
+
+    opts->device = smap_get(args, "device");
+    if (!opts->device || !opts->device[0]) {
+        *reason = xasprintf("%s: options:device is required (the verbs "
+                            "device or NIC model instance, e.g. "
+                            "device=model0)", name);
+        return EINVAL;
+    }
+    opts->ops = hw_dev_ops_find(opts->device);
+    if (!opts->ops) {
+        *reason = xasprintf("%s: options:device=%s: no hw backend drives "
+                            "this device", name, opts->device);
+        return ENODEV;
+    }
+    opts->n_rxq = 1;
+    if (n_rxq_s && !netdev_hw_parse_count(n_rxq_s, 1, NETDEV_HW_MAX_RXQ,
+                                          &opts->n_rxq)) {
+        *reason = xasprintf("%s: options:n_rxq=%s: must be an integer from "
+                            "1 to %d, in decimal digits only", name,
+                            n_rxq_s, NETDEV_HW_MAX_RXQ);
+        return EINVAL;
+    }
+    opts->key_set = key_s != NULL;
+    if (key_s && !netdev_hw_parse_key(key_s, opts->key)) {
+        *reason = xasprintf("%s: options:rss-key=%s: must be exactly %d "
+                            "hexadecimal digits (a %d-byte Toeplitz key)",
+                            name, key_s, 2 * NETDEV_HW_RSS_KEY_LEN,
+                            NETDEV_HW_RSS_KEY_LEN);
+        return EINVAL;
+    }
+    if (!key_s) {
+        memcpy(opts->key, hw_toeplitz_default_key, NETDEV_HW_RSS_KEY_LEN);
+    }
+    if (steering_s && !netdev_hw_parse_steering(steering_s, &steering)) {
+        *reason = xasprintf("%s: options:steering=%s: must be auto, verbs "
+                            "or dr", name, steering_s);
+        return EINVAL;
+    }
+    opts->steering = netdev_hw_steering_resolve(steering);
+    return 0;
+}
+
+/* Logs 'warning', about the options set_config() was given, unless it is
+ * the one logged for the options before (vswitchd calls set_config() at
+ * each of its reconfigurations), and hands it to '*errp': vswitchd shows
+ * it in the Interface's "error" column (vswitchd-patches/0006).  A null
+ * 'warning' forgets the one before. */
+static void
+netdev_hw_config_warn(struct netdev_hw *dev, char *warning, char **errp)
+    OVS_REQUIRES(dev->mutex)
+{
+    static struct vlog_rate_limit warn_rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+    if (!nullable_string_is_equal(warning, dev->config_warning)) {
+        if (warning) {
+            VLOG_WARN_RL(&warn_rl, "%s", warning);
+        }
+        free(dev->config_warning);
+        dev->config_warning = nullable_xstrdup(warning);
+    }
+    if (warning && errp) {
+        *errp = warning;
+    } else {
+        free(warning);
+    }
+}
+
 static int
 netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
                      char **errp)
 {
     struct netdev_hw *dev = netdev_hw_cast(netdev);
     const char *name = netdev_get_name(netdev);
-    const char *device = smap_get(args, "device");
-    const char *n_rxq_s = smap_get(args, "n_rxq");
-    const char *key_s = smap_get(args, "rss-key");
-    const char *steering_s = smap_get(args, "steering");
-    enum netdev_hw_steering steering = NETDEV_HW_STEERING_AUTO;
-    const struct hw_dev_ops *ops;
-    uint8_t key[NETDEV_HW_RSS_KEY_LEN];
-    int n_rxq = 1;
+    struct netdev_hw_options opts;
+    char *reason = NULL;
     int error;
 
-    /* Validate everything before changing anything. */
-    if (!device || !device[0]) {
-        VLOG_WARN_BUF(errp, "%s: options:device is required (the verbs "
-                      "device or NIC model instance, e.g. device=model0)",
-                      name);
-        return EINVAL;
-    }
-    ops = hw_dev_ops_find(device);
-    if (!ops) {
-        VLOG_WARN_BUF(errp, "%s: options:device=%s: no hw backend drives "
-                      "this device", name, device);
-        return ENODEV;
-    }
-    if (n_rxq_s && !netdev_hw_parse_count(n_rxq_s, 1, NETDEV_HW_MAX_RXQ,
-                                          &n_rxq)) {
-        VLOG_WARN_BUF(errp, "%s: options:n_rxq=%s: must be an integer from "
-                      "1 to %d, in decimal digits only", name, n_rxq_s,
-                      NETDEV_HW_MAX_RXQ);
-        return EINVAL;
-    }
-    if (key_s && !netdev_hw_parse_key(key_s, key)) {
-        VLOG_WARN_BUF(errp, "%s: options:rss-key=%s: must be exactly %d "
-                      "hexadecimal digits (a %d-byte Toeplitz key)", name,
-                      key_s, 2 * NETDEV_HW_RSS_KEY_LEN,
-                      NETDEV_HW_RSS_KEY_LEN);
-        return EINVAL;
-    }
-    if (!key_s) {
-        memcpy(key, hw_toeplitz_default_key, NETDEV_HW_RSS_KEY_LEN);
-    }
-    if (steering_s && !netdev_hw_parse_steering(steering_s, &steering)) {
-        VLOG_WARN_BUF(errp, "%s: options:steering=%s: must be auto, verbs "
-                      "or dr", name, steering_s);
-        return EINVAL;
-    }
+    /* Check everything before changing anything. */
+    error = netdev_hw_check_options(name, args, &opts, &reason);
+    if (error) {
+        VLOG_WARN("%s", reason);
+    } else {
+        char *config = netdev_hw_config_string(opts.device, opts.n_rxq,
+                                               opts.key, opts.steering);
 
-    char *config = netdev_hw_config_string(
-        device, n_rxq, key, netdev_hw_steering_resolve(steering));
-    error = netdev_hw_ports_check_retry(name, config, errp);
-    free(config);
-    if (!error) {
-        error = netdev_hw_ports_claim(name, ops, device, errp);
+        /* Both log their refusals themselves. */
+        error = netdev_hw_ports_check_retry(name, config, &reason);
+        if (!error) {
+            error = netdev_hw_ports_claim(name, opts.ops, opts.device,
+                                          &reason);
+        }
+        free(config);
     }
     if (error) {
+        if (errp) {
+            *errp = reason;
+        } else {
+            free(reason);
+        }
         return error;
     }
 
     ovs_mutex_lock(&dev->mutex);
-    if (!dev->req_device || strcmp(dev->req_device, device)
-        || dev->req_n_rxq != n_rxq
-        || dev->req_steering != netdev_hw_steering_resolve(steering)
-        || memcmp(dev->req_rss_key, key, NETDEV_HW_RSS_KEY_LEN)) {
+    if (!dev->req_device || strcmp(dev->req_device, opts.device)
+        || dev->req_n_rxq != opts.n_rxq
+        || dev->req_steering != opts.steering
+        || memcmp(dev->req_rss_key, opts.key, NETDEV_HW_RSS_KEY_LEN)) {
         free(dev->req_device);
-        dev->req_steering = netdev_hw_steering_resolve(steering);
-        dev->req_device = xstrdup(device);
-        dev->req_n_rxq = n_rxq;
-        memcpy(dev->req_rss_key, key, NETDEV_HW_RSS_KEY_LEN);
+        dev->req_steering = opts.steering;
+        dev->req_device = xstrdup(opts.device);
+        dev->req_n_rxq = opts.n_rxq;
+        memcpy(dev->req_rss_key, opts.key, NETDEV_HW_RSS_KEY_LEN);
         netdev_request_reconfigure(netdev);
     }
-    dev->req_rss_key_set = key_s != NULL;
+    dev->req_rss_key_set = opts.key_set;
+    netdev_hw_config_warn(dev, netdev_hw_unknown_options(name, args), errp);
     ovs_mutex_unlock(&dev->mutex);
     return 0;
 }

@@ -825,26 +825,47 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
     struct netdev_hw *dev = netdev_hw_cast(netdev);
     const char *name = netdev_get_name(netdev);
     struct netdev_hw_options opts;
+    bool logged = false;
+    bool waiting = false;
     char *reason = NULL;
     int error;
 
     /* Check everything before changing anything. */
     error = netdev_hw_check_options(name, args, &opts, &reason);
-    if (error) {
-        VLOG_WARN("%s", reason);
-    } else {
+    if (!error) {
         char *config = netdev_hw_config_string(opts.device, opts.n_rxq,
                                                opts.key, opts.steering);
 
         /* Both log their refusals themselves. */
+        logged = true;
         error = netdev_hw_ports_check_retry(name, config, &reason);
+        waiting = error != 0;
         if (!error) {
             error = netdev_hw_ports_claim(name, opts.ops, opts.device,
                                           &reason);
         }
         free(config);
     }
+
+    ovs_mutex_lock(&dev->mutex);
+    if (error && !waiting && dev->req_device) {
+        /* vswitchd deletes an interface whose set_config() fails, which
+         * would take a running port out of the datapath for a bad value:
+         * the port goes on with the options it has, and warns. */
+        netdev_hw_config_warn(dev, xasprintf("%s; the port keeps its "
+                                             "previous configuration",
+                                             reason), errp);
+        ovs_mutex_unlock(&dev->mutex);
+        free(reason);
+        return 0;
+    }
     if (error) {
+        /* A new port is refused, and vswitchd tries it again at each of
+         * its reconfigurations. */
+        ovs_mutex_unlock(&dev->mutex);
+        if (!logged) {
+            VLOG_WARN("%s", reason);
+        }
         if (errp) {
             *errp = reason;
         } else {
@@ -853,7 +874,6 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
         return error;
     }
 
-    ovs_mutex_lock(&dev->mutex);
     if (!dev->req_device || strcmp(dev->req_device, opts.device)
         || dev->req_n_rxq != opts.n_rxq
         || dev->req_steering != opts.steering

@@ -417,6 +417,60 @@ netdev_hw_open_device(struct netdev_hw *dev, const char *devname)
     return 0;
 }
 
+/* What the open device of 'dev' cannot do.  reconfigure() finds it when
+ * the port is already torn down; set_config() asks first, so that a port
+ * that runs on the device keeps running.  Each returns why, for the caller
+ * to free, or NULL. */
+
+static char *
+netdev_hw_refuse_n_rxq(const struct netdev_hw *dev, int n_rxq)
+    OVS_REQUIRES(dev->mutex)
+{
+    uint32_t log = log_2_ceil(n_rxq);
+
+    if ((uint32_t) n_rxq > dev->caps.max_wqs) {
+        return xasprintf("device %s: n_rxq %d exceeds the device's "
+                         "%"PRIu32" receive work queues", dev->devname,
+                         n_rxq, dev->caps.max_wqs);
+    }
+    if (log > dev->caps.max_rwq_ind_log) {
+        return xasprintf("device %s: n_rxq %d needs an indirection table of "
+                         "%"PRIuSIZE" entries, the device allows %llu",
+                         dev->devname, n_rxq, (size_t) 1 << log,
+                         1ULL << MIN(dev->caps.max_rwq_ind_log, 63));
+    }
+    return NULL;
+}
+
+static char *
+netdev_hw_refuse_steering(const struct netdev_hw *dev,
+                          enum netdev_hw_steering steering)
+    OVS_REQUIRES(dev->mutex)
+{
+    if (steering == NETDEV_HW_STEERING_DR
+        && (!(dev->caps.dr_domains & (1u << MLX5DV_DR_DOMAIN_TYPE_NIC_RX))
+            || dev->caps.dr_max_level < NETDEV_HW_FLOW_LEVEL)) {
+        return xasprintf("options:steering=dr: device %s has no pipeline "
+                         "of tables (software steering) on receive",
+                         dev->devname);
+    }
+    return NULL;
+}
+
+/* Fails the reconfiguration of 'dev' with 'error' for 'refusal', if
+ * nonnull (and frees it); returns 0 otherwise. */
+static int
+netdev_hw_fail_refused(struct netdev_hw *dev, int error, char *refusal)
+    OVS_REQUIRES(dev->mutex)
+{
+    if (!refusal) {
+        return 0;
+    }
+    netdev_hw_fail(dev, error, "%s", refusal);
+    free(refusal);
+    return error;
+}
+
 static int
 netdev_hw_build_rx(struct netdev_hw *dev, int n_rxq, const uint8_t *key)
     OVS_REQUIRES(dev->mutex)
@@ -426,17 +480,10 @@ netdev_hw_build_rx(struct netdev_hw *dev, int n_rxq, const uint8_t *key)
     size_t n_entries = (size_t) 1 << log;
     int error;
 
-    if ((uint32_t) n_rxq > dev->caps.max_wqs) {
-        return netdev_hw_fail(dev, EINVAL, "device %s: n_rxq %d exceeds the "
-                              "device's %"PRIu32" receive work queues",
-                              dev->devname, n_rxq, dev->caps.max_wqs);
-    }
-    if (log > dev->caps.max_rwq_ind_log) {
-        return netdev_hw_fail(dev, EINVAL, "device %s: n_rxq %d needs an "
-                              "indirection table of %"PRIuSIZE" entries, the "
-                              "device allows %llu", dev->devname, n_rxq,
-                              n_entries,
-                              1ULL << MIN(dev->caps.max_rwq_ind_log, 63));
+    error = netdev_hw_fail_refused(dev, EINVAL,
+                                   netdev_hw_refuse_n_rxq(dev, n_rxq));
+    if (error) {
+        return error;
     }
     for (int t = 0; t < HW_N_RSS_TYPES; t++) {
         uint64_t missing = rss_types[t].fields & ~dev->caps.rx_hash_fields;
@@ -577,17 +624,17 @@ netdev_hw_open_pipeline(struct netdev_hw *dev)
     OVS_REQUIRES(dev->mutex)
 {
     struct netdev_hw_device device;
+    int error;
 
     dev->steering = dev->req_steering;
     if (dev->steering != NETDEV_HW_STEERING_DR) {
         return 0;
     }
-    if (!(dev->caps.dr_domains & (1u << MLX5DV_DR_DOMAIN_TYPE_NIC_RX))
-        || dev->caps.dr_max_level < NETDEV_HW_FLOW_LEVEL) {
-        return netdev_hw_fail(dev, EOPNOTSUPP, "options:steering=dr: "
-                              "device %s has no pipeline of tables "
-                              "(software steering) on receive",
-                              dev->devname);
+    error = netdev_hw_fail_refused(dev, EOPNOTSUPP,
+                                   netdev_hw_refuse_steering(dev,
+                                                             dev->steering));
+    if (error) {
+        return error;
     }
     netdev_hw_device_of(dev, &device);
     dev->pipeline = hw_pipeline_create(&device);
@@ -848,6 +895,20 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
     }
 
     ovs_mutex_lock(&dev->mutex);
+    if (!error && dev->configured && !strcmp(dev->devname, opts.device)) {
+        /* What the device cannot do, reconfigure() would find with the port
+         * torn down: out of the datapath. */
+        char *refusal = netdev_hw_refuse_steering(dev, opts.steering);
+
+        if (!refusal) {
+            refusal = netdev_hw_refuse_n_rxq(dev, opts.n_rxq);
+        }
+        if (refusal) {
+            reason = xasprintf("%s: %s", name, refusal);
+            free(refusal);
+            error = EINVAL;
+        }
+    }
     if (error && !waiting && dev->req_device) {
         /* vswitchd deletes an interface whose set_config() fails, which
          * would take a running port out of the datapath for a bad value:

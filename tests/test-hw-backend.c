@@ -1000,25 +1000,28 @@ test_dr_ops(void)
 /* Test runner. */
 
 #define TEST(NAME) { #NAME, test_##NAME }
+/* The sub-tests of the rdma-core backend are listed in every build, and
+ * skipped in one without it (test-hw-check.h). */
+#ifdef HAVE_HW_RDMA
+#define RDMA_TEST(NAME) TEST(NAME)
+#else
+#define RDMA_TEST(NAME) { #NAME, NULL }
+#endif
 static const struct test_hw_case tests[] = {
     TEST(select),
-#ifdef HAVE_HW_RDMA
-    TEST(open_nonexistent),
-    TEST(discovery),
-#endif
+    RDMA_TEST(open_nonexistent),
+    RDMA_TEST(discovery),
     TEST(encoding_equality),
     TEST(equality_detects_difference),
     TEST(dr_equality),
     TEST(dr_privileges),
-#ifdef HAVE_HW_RDMA
-    TEST(dr_ops),
-#endif
+    RDMA_TEST(dr_ops),
 };
 
 static void
 run_hw_backend_tests(int argc, char *argv[])
 {
-    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests), true);
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests));
 }
 
 OVSTEST_REGISTER("test-hw-backend", run_hw_backend_tests);

@@ -788,7 +788,7 @@ static const struct test_hw_case tests[] = {
 static void
 run_hw_encode_dr_tests(int argc, char *argv[])
 {
-    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests), true);
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests));
 }
 
 OVSTEST_REGISTER("test-hw-encode-dr", run_hw_encode_dr_tests);

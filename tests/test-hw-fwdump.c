@@ -760,18 +760,23 @@ test_pci_from_ibdev(void)
 }
 
 static void
-run_hw_fwdump_tests(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+run_hw_fwdump_tests(int argc, char *argv[])
 {
-    test_devlink_request();
-    test_devlink_fmsg();
-    test_devlink_reporter();
-    test_mlx5io();
-    test_pci_addr();
-    test_write();
-    test_model_fwdump();
-    test_privileges();
-    test_pci_from_ibdev();
-    printf("test-hw-fwdump: all tests passed\n");
+    static const struct test_hw_case tests[] = {
+#define TEST(NAME) { #NAME, test_##NAME }
+        TEST(devlink_request),
+        TEST(devlink_fmsg),
+        TEST(devlink_reporter),
+        TEST(mlx5io),
+        TEST(pci_addr),
+        TEST(write),
+        TEST(model_fwdump),
+        TEST(privileges),
+        TEST(pci_from_ibdev),
+#undef TEST
+    };
+
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests));
 }
 
 OVSTEST_REGISTER("test-hw-fwdump", run_hw_fwdump_tests);

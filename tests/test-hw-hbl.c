@@ -16,13 +16,13 @@
 
 /* Unit tests of the hbl path (hw-hbl.c, hw-model-hbl.c):
  *
- *   ovstest test-hw-hbl
+ *   ovstest test-hw-hbl [NAME]...
  *       the encapsulation attributes built from VXLAN and GRE tunnel
  *       headers, field by field and byte by byte; the NIC model's hbl
  *       personality (create_encap, destroy_encap, modify_qp, query_port)
  *       with its errors, and the frames a QP with an encap puts on the
- *       wire; the plugin's encapsulation send queues end to end.  One
- *       "NAME: ok" line per test.
+ *       wire; the plugin's encapsulation send queues end to end.  The
+ *       sub-tests run as test-hw-check.h says.
  *
  *   ovstest test-hw-hbl resolve DIR
  *       run-time resolution with dlopen() and dlvsym(..., "HBL_1.0") of
@@ -1110,10 +1110,7 @@ test_lib_get(void)
 static void
 test_hw_hbl_main(int argc, char *argv[])
 {
-    static const struct {
-        const char *name;
-        void (*function)(void);
-    } tests[] = {
+    static const struct test_hw_case tests[] = {
         { "spec-vxlan", test_spec_vxlan },
         { "spec-gre", test_spec_gre },
         { "spec-errors", test_spec_errors },
@@ -1146,13 +1143,7 @@ test_hw_hbl_main(int argc, char *argv[])
         test_lib_get();
         return;
     }
-    if (argc != 1) {
-        ovs_fatal(0, "usage: %s [resolve DIR | lib-get]", argv[0]);
-    }
-    for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
-        tests[i].function();
-        printf("%s: ok\n", tests[i].name);
-    }
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests));
 }
 
 OVSTEST_REGISTER("test-hw-hbl", test_hw_hbl_main);

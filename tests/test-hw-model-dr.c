@@ -21,9 +21,10 @@
  * and expected frames are written here from the reference's offsets and
  * field ids, not taken from the model.
  *
- * "ovstest test-hw-model-dr GROUP" runs one group of tests and prints
- * "NAME: ok" after each.  This file holds the groups and what their tests
- * share, which are in test-hw-model-dr-{objects,action,path}.c. */
+ * "ovstest test-hw-model-dr [NAME]..." runs the sub-tests named, or all of
+ * them, as test-hw-check.h says; a group's name runs the group's sub-tests.
+ * This file holds the groups and what their sub-tests share, which are in
+ * test-hw-model-dr-{objects,action,path}.c. */
 
 #include <config.h>
 #include "test-hw-model-dr-private.h"
@@ -230,18 +231,42 @@ test_hw_model_dr_main(int argc, char *argv[])
         GROUP("path", path_tests),
 #undef GROUP
     };
+    struct test_hw_case *tests = NULL;
+    size_t n_tests = 0;
 
-    if (argc < 2) {
-        ovs_fatal(0, "usage: %s GROUP [TEST]...", argv[0]);
-    }
+    /* Every sub-test, group by group. */
     for (size_t i = 0; i < ARRAY_SIZE(groups); i++) {
-        if (!strcmp(argv[1], groups[i].name)) {
-            test_hw_run(argc - 1, argv + 1, groups[i].tests, groups[i].n,
-                        true);
-            return;
+        tests = xrealloc(tests, (n_tests + groups[i].n) * sizeof *tests);
+        memcpy(&tests[n_tests], groups[i].tests,
+               groups[i].n * sizeof *tests);
+        n_tests += groups[i].n;
+    }
+
+    /* The arguments, each group's name replaced by the names of its
+     * sub-tests (no more than 'n_tests' of them). */
+    char **names = xmalloc(argc * n_tests * sizeof *names);
+    int n_names = 0;
+
+    names[n_names++] = argv[0];
+    for (int j = 1; j < argc; j++) {
+        size_t i = 0;
+
+        while (i < ARRAY_SIZE(groups) && strcmp(argv[j], groups[i].name)) {
+            i++;
+        }
+        if (i < ARRAY_SIZE(groups)) {
+            for (size_t k = 0; k < groups[i].n; k++) {
+                names[n_names++] = CONST_CAST(char *,
+                                              groups[i].tests[k].name);
+            }
+        } else {
+            names[n_names++] = argv[j];
         }
     }
-    ovs_fatal(0, "%s: no such group", argv[1]);
+
+    test_hw_run(n_names, names, tests, n_tests);
+    free(names);
+    free(tests);
 }
 
 OVSTEST_REGISTER("test-hw-model-dr", test_hw_model_dr_main);

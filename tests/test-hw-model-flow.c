@@ -301,12 +301,9 @@ test_cleanup(void)
 }
 
 static void
-test_hw_model_flow_main(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+test_hw_model_flow_main(int argc, char *argv[])
 {
-    static const struct {
-        const char *name;
-        void (*function)(void);
-    } tests[] = {
+    static const struct test_hw_case tests[] = {
         { "parser", test_parser },
         { "accept-good-rules", test_accept_good_rules },
         { "reject-attr", test_reject_attr },
@@ -333,10 +330,7 @@ test_hw_model_flow_main(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
     };
 
     init_fixtures();
-    for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
-        tests[i].function();
-        printf("%s: ok\n", tests[i].name);
-    }
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests));
     CHECK(hw_model_counters_n_alive(&ctx_a) == 0);
     CHECK(hw_model_counters_n_alive(&ctx_b) == 0);
 }

@@ -23,8 +23,9 @@
  * Expected frames are built here, field by field, with a checksum routine
  * of this file's own, never with the model's code.
  *
- * "ovstest test-hw-model-tunnel afpacket IF PEER" (root) also checks the
- * AF_PACKET wire on the veth pair IF/PEER. */
+ * "ovstest test-hw-model-tunnel [NAME]..." runs the sub-tests as
+ * test-hw-check.h says.  "ovstest test-hw-model-tunnel afpacket IF PEER"
+ * (root) also checks the AF_PACKET wire on the veth pair IF/PEER. */
 
 #include <config.h>
 #undef NDEBUG
@@ -1118,10 +1119,7 @@ test_afpacket(const char *ifname, const char *peer_name)
 static void
 test_hw_model_tunnel_main(int argc, char *argv[])
 {
-    static const struct {
-        const char *name;
-        void (*function)(void);
-    } tests[] = {
+    static const struct test_hw_case tests[] = {
         { "vxlan-ipv4", test_vxlan_ipv4 },
         { "vxlan-ipv6", test_vxlan_ipv6 },
         { "gre-key", test_gre_key },
@@ -1142,10 +1140,7 @@ test_hw_model_tunnel_main(int argc, char *argv[])
         ovs_fatal(0, "afpacket needs Linux");
 #endif
     }
-    for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
-        tests[i].function();
-        printf("%s: ok\n", tests[i].name);
-    }
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests));
 }
 
 OVSTEST_REGISTER("test-hw-model-tunnel", test_hw_model_tunnel_main);

@@ -1130,21 +1130,27 @@ test_names(void)
 }
 
 static void
-run_hw_model_tests(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+run_hw_model_tests(int argc, char *argv[])
 {
+    static const struct test_hw_case tests[] = {
+#define TEST(NAME) { #NAME, test_##NAME }
+        TEST(names),
+        TEST(datapath),
+        TEST(tx),
+        TEST(wq_validation),
+        TEST(qp_validation),
+        TEST(reformat),
+        TEST(faults),
+        TEST(malformed_handles),
+#undef TEST
+    };
+
+    /* Initializing twice does no harm. */
     ops = &hw_model_ops;
     hw_model_init();
     hw_model_init();
 
-    test_names();
-    test_datapath();
-    test_tx();
-    test_wq_validation();
-    test_qp_validation();
-    test_reformat();
-    test_faults();
-    test_malformed_handles();
-    printf("test-hw-model: all tests passed\n");
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests));
 }
 
 OVSTEST_REGISTER("test-hw-model", run_hw_model_tests);

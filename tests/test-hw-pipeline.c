@@ -361,7 +361,7 @@ test_hw_pipeline_main(int argc, char *argv[])
         { "errors", test_errors },
     };
 
-    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests), true);
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests));
 }
 
 OVSTEST_REGISTER("test-hw-pipeline", test_hw_pipeline_main);

@@ -270,7 +270,7 @@ test_hw_stale_main(int argc, char *argv[])
         { "forget", test_forget },
     };
 
-    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests), true);
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests));
 }
 
 OVSTEST_REGISTER("test-hw-stale", test_hw_stale_main);

@@ -26,6 +26,7 @@
 #include <infiniband/verbs.h>
 #include "hw-model-flow.h"
 #include "ovstest.h"
+#include "test-hw-check.h"
 #include "util.h"
 
 #define CHECK_HASH(GOT, WANT, WHAT)                                     \
@@ -319,13 +320,18 @@ test_type_mismatch(void)
 }
 
 static void
-test_hw_toeplitz_main(int argc OVS_UNUSED, char *argv[] OVS_UNUSED)
+test_hw_toeplitz_main(int argc, char *argv[])
 {
-    test_raw_vectors();
-    test_parsed_vectors();
-    test_field_subsets();
-    test_type_mismatch();
-    printf("test-hw-toeplitz: all tests passed\n");
+    static const struct test_hw_case tests[] = {
+#define TEST(NAME) { #NAME, test_##NAME }
+        TEST(raw_vectors),
+        TEST(parsed_vectors),
+        TEST(field_subsets),
+        TEST(type_mismatch),
+#undef TEST
+    };
+
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests));
 }
 
 OVSTEST_REGISTER("test-hw-toeplitz", test_hw_toeplitz_main);

@@ -303,7 +303,7 @@ static void
 run_hw_translate_tests(int argc, char *argv[])
 {
     set_program_name(argv[0]);
-    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests), false);
+    test_hw_run(argc, argv, tests, ARRAY_SIZE(tests));
 }
 
 OVSTEST_REGISTER("test-hw-translate", run_hw_translate_tests);

@@ -188,7 +188,8 @@ hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
     flow->port_num = dev->port_num;
     flow->dest = dest;
 
-    if (dev->pipeline && !rule->egress) {
+    if (dev->pipeline && !rule->egress
+        && (!dev->pipeline_on_demand || rule->pipeline)) {
         flow->dr = xzalloc(sizeof *flow->dr);
         error = hw_flow_dr_install(dev->pipeline, dev, NETDEV_HW_FLOW_LEVEL,
                                    dest, rule, flow->dr, reason);

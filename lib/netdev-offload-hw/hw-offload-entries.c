@@ -65,20 +65,58 @@ hw_offload_entry_find(const struct hw_offload_port *port,
     return hw_offload_entry_find__(port, ufid, hw_offload_ufid_hash(ufid));
 }
 
-/* Translates the flow of 'entry' again into 'rule', as flow_put() did.
- * Returns 0, or the error of hw_translate_flow() with a reason in 'reason'
- * (translate is pure, so an entry that was installed translates again). */
 int
-hw_offload_entry_rule(const struct hw_offload_entry *entry, bool pipeline,
+hw_offload_translate(const struct match *match, const struct nlattr *actions,
+                     size_t actions_len,
+                     const struct hw_translate_params *params,
+                     const struct netdev_hw_device *dev,
+                     struct hw_rule *rule, struct ds *reason)
+{
+    struct hw_translate_params p = *params;
+    bool on_demand = dev && dev->pipeline && dev->pipeline_on_demand;
+    struct ds why = DS_EMPTY_INITIALIZER;
+    int error;
+
+    p.pipeline = dev && dev->pipeline && !on_demand;
+    error = hw_translate_flow(match, actions, actions_len, &p, rule, reason);
+    if (!error || !on_demand) {
+        return error;
+    }
+
+    /* The root cannot take it: the flow table may.  Tagged and tunnel
+     * packets do not get there (the root's VLAN guard and tunnel rules
+     * come first), so those stay refused, with the root's reason. */
+    p.pipeline = true;
+    if (!hw_translate_flow(match, actions, actions_len, &p, rule, &why)) {
+        if (!hw_rule_is_tagged(rule) && rule->tunnel == HW_TUNNEL_NONE) {
+            rule->pipeline = true;
+            if (reason) {
+                ds_clear(reason);
+            }
+            error = 0;
+        } else if (reason) {
+            ds_put_cstr(reason, " (the flow table takes it with "
+                        "options:steering=dr only)");
+        }
+    }
+    ds_destroy(&why);
+    return error;
+}
+
+/* Translates the flow of 'entry' again into 'rule', as flow_put() did, for
+ * a port whose device is 'dev' (NULL if none).  Returns 0, or the error of
+ * hw_offload_translate() with a reason in 'reason' (translate is pure, so
+ * an entry that was installed translates again). */
+int
+hw_offload_entry_rule(const struct hw_offload_entry *entry,
+                      const struct netdev_hw_device *dev,
                       struct hw_rule *rule, struct ds *reason)
 {
-    struct hw_translate_params params = entry->params;
     struct match match;
 
     minimatch_expand(&entry->match, &match);
-    params.pipeline = pipeline;
-    return hw_translate_flow(&match, entry->actions, entry->actions_len,
-                             &params, rule, reason);
+    return hw_offload_translate(&match, entry->actions, entry->actions_len,
+                                &entry->params, dev, rule, reason);
 }
 
 /* Remembers 'dev' as the device of the port's rules. */
@@ -111,6 +149,9 @@ hw_offload_entry_installed(struct hw_offload_port *port,
     if (entry->tunnel != HW_TUNNEL_NONE) {
         port->n_tunnel_rules++;
     }
+    entry->in_flow_table = (entry->flow.pipeline
+                            && port->dev.pipeline_on_demand);
+    port->n_flow_table_rules += entry->in_flow_table;
     if (entry->full) {
         port->n_full++;
     } else {
@@ -263,8 +304,7 @@ hw_offload_entry_destroy_rule(struct hw_offload_port *port,
         struct ds reason = DS_EMPTY_INITIALIZER;
 
         override = xmalloc(sizeof *override);
-        if (hw_offload_entry_rule(entry, entry->flow.pipeline != NULL,
-                                  override, &reason)) {
+        if (hw_offload_entry_rule(entry, dev, override, &reason)) {
             /* Cannot happen: translate is pure, and it took this flow. */
             VLOG_WARN("%s: no override for a full rule: %s", port->name,
                       ds_cstr(&reason));
@@ -303,10 +343,13 @@ hw_offload_entry_uninstall(struct hw_offload_port *port,
     }
 
     hw_offload_entry_destroy_rule(port, entry);
-    if (entry->tunnel != HW_TUNNEL_NONE && !--port->n_tunnel_rules) {
-        /* The last tunnel rule is gone: its guards can go too. */
-        hw_tnl_guards_uninstall(port);
+    if (entry->tunnel != HW_TUNNEL_NONE) {
+        port->n_tunnel_rules--;
     }
+    port->n_flow_table_rules -= entry->in_flow_table;
+    entry->in_flow_table = false;
+    /* What only the rules that went needed can go too. */
+    hw_offload_needs_release(port);
     if (entry->full) {
         hw_offload_entry_poll(port, entry);
         entry->base.n_packets += entry->last_packets;
@@ -427,14 +470,11 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
         return ENODEV;
     }
 
-    /* A tunnel rule needs the port's inner VLAN guards in front of it. */
-    if (entry->tunnel != HW_TUNNEL_NONE) {
-        ovs_mutex_lock(&port->mutex);
-        error = hw_tnl_guards_install(port, netdev, &dev, reason);
-        ovs_mutex_unlock(&port->mutex);
-        if (error) {
-            return error;
-        }
+    ovs_mutex_lock(&port->mutex);
+    error = hw_offload_needs_install(port, netdev, &dev, rule, reason);
+    ovs_mutex_unlock(&port->mutex);
+    if (error) {
+        return error;
     }
 
     /* The new rule goes in before the old one goes, so that a modify the
@@ -452,11 +492,8 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
             hw_offload_entry_uninstall(port, old);
         }
         ds_clear(reason);
-        error = 0;
-        if (entry->tunnel != HW_TUNNEL_NONE) {
-            /* The old rule may have been the last to need them. */
-            error = hw_tnl_guards_install(port, netdev, &dev, reason);
-        }
+        /* The old rule may have been the last to need them. */
+        error = hw_offload_needs_install(port, netdev, &dev, rule, reason);
         ovs_mutex_unlock(&port->mutex);
 
         if (!error) {
@@ -466,9 +503,7 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
     }
     if (error) {
         ovs_mutex_lock(&port->mutex);
-        if (!port->n_tunnel_rules) {
-            hw_tnl_guards_uninstall(port);
-        }
+        hw_offload_needs_release(port);
         ovs_mutex_unlock(&port->mutex);
         return error;
     }

@@ -49,7 +49,19 @@ struct hw_offload_entry *hw_offload_entry_alloc(
     const ovs_u128 *ufid, uint32_t hash, const struct match *,
     const struct nlattr *actions, size_t actions_len);
 void hw_offload_entry_free(struct hw_offload_entry *);
-int hw_offload_entry_rule(const struct hw_offload_entry *, bool pipeline,
+/* Translates a flow into 'rule' for a port whose device is 'dev' (NULL if
+ * none): with the mlx5 matcher if the device's pipeline takes every rule;
+ * if it takes only the rules that need it, for the root first, and for the
+ * flow table ('rule->pipeline') if the root cannot take it.  Returns 0, or
+ * an errno value with the reason in 'reason' (the root's, when neither
+ * can take it). */
+int hw_offload_translate(const struct match *, const struct nlattr *actions,
+                         size_t actions_len,
+                         const struct hw_translate_params *,
+                         const struct netdev_hw_device *dev,
+                         struct hw_rule *rule, struct ds *reason);
+int hw_offload_entry_rule(const struct hw_offload_entry *,
+                          const struct netdev_hw_device *dev,
                           struct hw_rule *, struct ds *reason);
 void hw_offload_entry_installed(struct hw_offload_port *port,
                                 struct hw_offload_entry *)

@@ -14,17 +14,21 @@
  * limitations under the License.
  */
 
-/* The inner VLAN guard rules of a physical port, installed while it has
- * tunnel rules (see the comment below). */
+/* What a physical port needs besides the flows' own rules, while it has
+ * rules of a kind: the inner VLAN guards while it has tunnel rules (see
+ * the comment below), and the base of its flow table while its pipeline
+ * has rules (options:steering=auto). */
 
 #include <config.h>
 #include "hw-offload-guards.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "hw-offload-entries.h"
 #include "hw-rule.h"
 #include "hw-stale.h"
+#include "netdev-hw-base.h"
 #include "openvswitch/dynamic-string.h"
 #include "packets.h"
 #include "util.h"
@@ -66,7 +70,7 @@ hw_tnl_guard_rule(size_t i, struct hw_rule *rule)
 
 /* Installs the guards of 'port' if they are not.  Returns 0 or an errno
  * value with a reason. */
-int
+static int
 hw_tnl_guards_install(struct hw_offload_port *port, struct netdev *netdev,
                       const struct netdev_hw_device *dev, struct ds *reason)
     OVS_REQUIRES(port->mutex)
@@ -99,7 +103,7 @@ hw_tnl_guards_install(struct hw_offload_port *port, struct netdev *netdev,
     return 0;
 }
 
-void
+static void
 hw_tnl_guards_uninstall(struct hw_offload_port *port)
     OVS_REQUIRES(port->mutex)
 {
@@ -109,5 +113,89 @@ hw_tnl_guards_uninstall(struct hw_offload_port *port)
                                     &port->tnl_guards[i], HW_STALE_NO_MARK);
         }
         port->tnl_guards_installed = false;
+    }
+}
+
+/* The flow table's base.
+ *
+ * On a port whose pipeline takes only the rules that need the mlx5 matcher
+ * (options:steering=auto), the root has the verbs rules and its miss
+ * rules, as without a pipeline, until the first such rule comes: then the
+ * flow table gets its own miss rules and the root a jump there, after its
+ * datapath rules (HW_PRIO_PIPELINE_JUMP), so that a packet no root rule
+ * took meets the flow table's rules.  When the last one goes, so does the
+ * base, and the port is as it was. */
+static int
+hw_flow_table_base_install(struct hw_offload_port *port,
+                           struct netdev *netdev,
+                           const struct netdev_hw_device *dev,
+                           struct ds *reason)
+    OVS_REQUIRES(port->mutex)
+{
+    struct ibv_qp *rss_qps[HW_N_RSS_TYPES];
+    const char *step = NULL;
+    int error;
+
+    if (port->flow_table_base) {
+        return 0;
+    }
+    for (int i = 0; i < HW_N_RSS_TYPES; i++) {
+        rss_qps[i] = netdev_hw_rss_qp(netdev, i);
+        if (!rss_qps[i]) {
+            ds_put_cstr(reason, "no RSS QP: port not configured");
+            return ENODEV;
+        }
+    }
+    error = netdev_hw_base_build_flow_table(dev, rss_qps,
+                                            &port->flow_table_base, &step);
+    if (error) {
+        ds_put_format(reason, "%s: %s (flow table base)", step,
+                      ovs_strerror(error));
+        return error;
+    }
+    hw_offload_port_set_dev(port, dev);
+    return 0;
+}
+
+static void
+hw_flow_table_base_uninstall(struct hw_offload_port *port)
+    OVS_REQUIRES(port->mutex)
+{
+    if (port->flow_table_base) {
+        netdev_hw_base_destroy(port->flow_table_base,
+                               hw_offload_port_dev(port));
+        port->flow_table_base = NULL;
+    }
+}
+
+int
+hw_offload_needs_install(struct hw_offload_port *port, struct netdev *netdev,
+                         const struct netdev_hw_device *dev,
+                         const struct hw_rule *rule, struct ds *reason)
+    OVS_REQUIRES(port->mutex)
+{
+    int error = 0;
+
+    if (rule->tunnel != HW_TUNNEL_NONE && !rule->egress) {
+        error = hw_tnl_guards_install(port, netdev, dev, reason);
+    }
+    if (!error && rule->pipeline && dev->pipeline_on_demand) {
+        error = hw_flow_table_base_install(port, netdev, dev, reason);
+    }
+    if (error) {
+        hw_offload_needs_release(port);
+    }
+    return error;
+}
+
+void
+hw_offload_needs_release(struct hw_offload_port *port)
+    OVS_REQUIRES(port->mutex)
+{
+    if (!port->n_tunnel_rules) {
+        hw_tnl_guards_uninstall(port);
+    }
+    if (!port->n_flow_table_rules) {
+        hw_flow_table_base_uninstall(port);
     }
 }

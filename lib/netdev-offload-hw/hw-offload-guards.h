@@ -22,10 +22,22 @@
 struct ds;
 struct netdev;
 
-int hw_tnl_guards_install(struct hw_offload_port *port, struct netdev *,
-                          const struct netdev_hw_device *, struct ds *reason)
+struct hw_rule;
+
+/* What a port needs besides the flows' own rules, while it has rules of a
+ * kind: the inner VLAN guards in front of tunnel rules, and, on a port
+ * whose pipeline takes only the rules that need it, the base of its flow
+ * table (miss rules, and the root's jump there).
+ *
+ * hw_offload_needs_install() installs what 'rule' needs, if it is not
+ * installed; 0 or an errno value with a reason.
+ * hw_offload_needs_release() uninstalls what no installed rule needs
+ * any more (all of it when the port's rules are gone). */
+int hw_offload_needs_install(struct hw_offload_port *port, struct netdev *,
+                             const struct netdev_hw_device *,
+                             const struct hw_rule *rule, struct ds *reason)
     OVS_REQUIRES(port->mutex);
-void hw_tnl_guards_uninstall(struct hw_offload_port *port)
+void hw_offload_needs_release(struct hw_offload_port *port)
     OVS_REQUIRES(port->mutex);
 
 #endif /* hw-offload-guards.h */

@@ -58,6 +58,9 @@ struct hw_offload_entry {
     bool full;                      /* The rule is full (offloaded:yes). */
     enum hw_tunnel_type tunnel;     /* The rule's tunnel, if any. */
     struct hw_flow flow;            /* What is installed on the device. */
+    bool in_flow_table;             /* Its rule is in the flow table of a
+                                     * port whose pipeline takes only the
+                                     * rules that need it. */
     bool installed;                 /* False while the port's device is
                                      * being reconfigured. */
 
@@ -123,6 +126,12 @@ struct hw_offload_port {
     struct hw_flow tnl_guards[8] OVS_GUARDED;
     bool tnl_guards_installed OVS_GUARDED;
     size_t n_tunnel_rules OVS_GUARDED;  /* Installed tunnel rules. */
+
+    /* On a port whose pipeline takes only the rules that need it
+     * (options:steering=auto), the base of its flow table (netdev-hw-base.h),
+     * installed while it has such rules. */
+    struct netdev_hw_base *flow_table_base OVS_GUARDED;
+    size_t n_flow_table_rules OVS_GUARDED;
 
     uint64_t n_full OVS_GUARDED;    /* Installed rules, by mode. */
     uint64_t n_partial OVS_GUARDED;

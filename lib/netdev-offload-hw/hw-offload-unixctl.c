@@ -187,8 +187,7 @@ hw_offload_unixctl_dump_rules(struct unixctl_conn *conn,
             ds_put_cstr(&s, "packets:?, bytes:?, ");
         }
         ds_put_cstr(&s, "rule: ");
-        if (!hw_offload_entry_rule(entry, entry->flow.pipeline != NULL,
-                                   &rule, NULL)) {
+        if (!hw_offload_entry_rule(entry, dev, &rule, NULL)) {
             hw_flow_format(&entry->flow, &rule, &s);
         }
         ds_put_char(&s, '\n');

@@ -19,11 +19,7 @@
 
 #include <string.h>
 
-/* A rule is "tagged" when its outer Ethernet spec masks part of the TCI:
- * verbs then requires a C-VLAN tag, so the rule belongs before the VLAN
- * guard.  Every other rule matches tagged and untagged packets alike and
- * relies on the guard to keep tagged packets away from it. */
-static bool
+bool
 hw_rule_is_tagged(const struct hw_rule *rule)
 {
     return rule->outer.eth_mask.tci != htons(0);

@@ -216,6 +216,10 @@ struct hw_rule {
                                  * software still runs them (partial). */
     bool override;              /* Goes ahead of every other rule
                                  * (HW_PRIO_OVERRIDE). */
+    bool pipeline;              /* Needs the mlx5 matcher: on a port whose
+                                 * pipeline takes only such rules
+                                 * (options:steering=auto), it goes to the
+                                 * flow table, the others to the root. */
 };
 
 /* Verbs priorities used by the plugin (0 is matched first, 15 is the last
@@ -239,6 +243,9 @@ struct hw_rule {
  *          outer-only rule of the flow that pops that tunnel (tnl_pop) and is
  *          more specific, so it comes first;
  *   9-11   untagged rules, by outer L4, L3, L2;
+ *   12     on a port whose pipeline of tables takes only the rules that
+ *          need it (options:steering=auto), the jump to its flow table,
+ *          whose own miss rules then deliver what it does not match;
  *   13-14  the per-packet-type RSS miss rules of netdev-hw.c.
  *
  * Egress rules live in their own table; they use the same computation. */
@@ -248,6 +255,7 @@ struct hw_rule {
 #define HW_PRIO_TUNNEL_GUARD  5
 #define HW_PRIO_TUNNEL        6   /* + 0 (inner L4), 1 (inner L3), 2 (L2). */
 #define HW_PRIO_UNTAGGED      9   /* + 0 (L4), 1 (L3), 2 (L2). */
+#define HW_PRIO_PIPELINE_JUMP 12
 #define HW_PRIO_MISS_L4       13  /* Per-type RSS miss rules. */
 #define HW_PRIO_MISS_L3       14
 
@@ -266,6 +274,12 @@ enum hw_rss_type {
 /* Turns 'rule' into its override: the same match, no action, delivered to
  * the miss path ahead of every other rule (HW_PRIO_OVERRIDE). */
 void hw_rule_make_override(struct hw_rule *);
+
+/* A rule is "tagged" when its outer Ethernet spec masks part of the TCI:
+ * verbs then requires a C-VLAN tag, so the rule belongs before the VLAN
+ * guard.  Every other rule matches tagged and untagged packets alike and
+ * relies on the guard to keep tagged packets away from it. */
+bool hw_rule_is_tagged(const struct hw_rule *);
 
 /* Verbs priority of 'rule', from the bands above. */
 uint16_t hw_rule_priority(const struct hw_rule *);

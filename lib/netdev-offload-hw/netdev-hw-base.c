@@ -244,6 +244,7 @@ netdev_hw_base_rule(const struct netdev_hw_miss_rule *m, struct hw_rule *rule)
 static int
 netdev_hw_base_build_dr(const struct netdev_hw_device *dev,
                         struct ibv_qp *const rss_qps[HW_N_RSS_TYPES],
+                        uint16_t jump_priority,
                         struct netdev_hw_base *base, const char **stepp)
 {
     struct ds reason = DS_EMPTY_INITIALIZER;
@@ -271,8 +272,8 @@ netdev_hw_base_build_dr(const struct netdev_hw_device *dev,
     memset(&rule, 0, sizeof rule);
     rule.fate = HW_FATE_TABLE;
     rule.fate_level = NETDEV_HW_FLOW_LEVEL;
-    error = hw_flow_dr_install_at(base->pipeline, dev, 0, 0, NULL, &rule,
-                                  &base->jump, &reason);
+    error = hw_flow_dr_install_at(base->pipeline, dev, 0, jump_priority,
+                                  NULL, &rule, &base->jump, &reason);
     if (error) {
         goto error;
     }
@@ -295,9 +296,9 @@ netdev_hw_base_build(const struct netdev_hw_device *dev,
     struct netdev_hw_base *base = xzalloc(sizeof *base);
     int error = 0;
 
-    base->pipeline = dev->pipeline;
+    base->pipeline = dev->pipeline_on_demand ? NULL : dev->pipeline;
     if (base->pipeline) {
-        error = netdev_hw_base_build_dr(dev, rss_qps, base, stepp);
+        error = netdev_hw_base_build_dr(dev, rss_qps, 0, base, stepp);
     } else {
         for (size_t i = 0; i < N_MISS_RULES && !error; i++) {
             const struct netdev_hw_miss_rule *rule = &miss_rules[i];
@@ -312,6 +313,27 @@ netdev_hw_base_build(const struct netdev_hw_device *dev,
             }
         }
     }
+    if (error) {
+        netdev_hw_base_destroy(base, dev);
+        base = NULL;
+    }
+    *basep = base;
+    return error;
+}
+
+int
+netdev_hw_base_build_flow_table(const struct netdev_hw_device *dev,
+                                struct ibv_qp *const rss_qps[HW_N_RSS_TYPES],
+                                struct netdev_hw_base **basep,
+                                const char **stepp)
+{
+    struct netdev_hw_base *base = xzalloc(sizeof *base);
+    int error;
+
+    ovs_assert(dev->pipeline);
+    base->pipeline = dev->pipeline;
+    error = netdev_hw_base_build_dr(dev, rss_qps, HW_PRIO_PIPELINE_JUMP,
+                                    base, stepp);
     if (error) {
         netdev_hw_base_destroy(base, dev);
         base = NULL;

@@ -50,6 +50,19 @@ int netdev_hw_base_build(const struct netdev_hw_device *dev,
                          struct ibv_qp *const rss_qps[HW_N_RSS_TYPES],
                          struct netdev_hw_base **basep, const char **stepp);
 
+/* On a port whose pipeline takes only the rules that need it
+ * ('dev->pipeline_on_demand'), the base of its flow table, made when the
+ * first such rule comes: the flow table's miss rules, as with the
+ * pipeline for all, and a root rule at HW_PRIO_PIPELINE_JUMP, after every
+ * datapath rule of the root and before its miss rules, that sends the rest
+ * there.  Returns 0 and stores it in '*basep' (destroyed with
+ * netdev_hw_base_destroy()), or a positive errno value with the failed
+ * step in '*stepp'; then nothing was left on the device. */
+int netdev_hw_base_build_flow_table(
+    const struct netdev_hw_device *dev,
+    struct ibv_qp *const rss_qps[HW_N_RSS_TYPES],
+    struct netdev_hw_base **basep, const char **stepp);
+
 /* Destroys 'base' on 'dev' (rules in reverse order of creation).  A rule
  * the device refuses to destroy is handed to hw-stale.h (so its RSS QP
  * must stay).  NULL 'base' is a no-op. */

@@ -146,15 +146,12 @@ netdev_hw_parse_steering(const char *s, enum netdev_hw_steering *steering)
     return false;
 }
 
-/* What "auto" means today: verbs, whose root table carries every kind of
- * rule the plugin makes; the pipeline of tables is asked for with
- * options:steering=dr until it carries them all (Documentation/
- * configuration.rst). */
+/* "auto" is itself a choice, made per rule where the device allows it
+ * (netdev-hw.h, Documentation/configuration.rst). */
 enum netdev_hw_steering
 netdev_hw_steering_resolve(enum netdev_hw_steering steering)
 {
-    return (steering == NETDEV_HW_STEERING_AUTO
-            ? NETDEV_HW_STEERING_VERBS : steering);
+    return steering;
 }
 
 /* The options set_config() takes, as one string: a port whose

@@ -34,7 +34,9 @@ struct smap;
 
 /* options:steering: where the port's rules go. */
 enum netdev_hw_steering {
-    NETDEV_HW_STEERING_AUTO,    /* Chosen by the plugin (today: verbs). */
+    NETDEV_HW_STEERING_AUTO,    /* The root table, and the pipeline's flow
+                                 * table for the rules that need the mlx5
+                                 * matcher, if the device has one. */
     NETDEV_HW_STEERING_VERBS,   /* The root table, ibv_create_flow(). */
     NETDEV_HW_STEERING_DR,      /* The pipeline of tables (mlx5dv_dr). */
 };

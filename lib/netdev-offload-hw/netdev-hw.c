@@ -199,6 +199,7 @@ netdev_hw_device_of(const struct netdev_hw *dev,
     device->devname = dev->devname;
     device->port_num = NETDEV_HW_PORT_NUM;
     device->pipeline = dev->pipeline;
+    device->pipeline_on_demand = dev->steering == NETDEV_HW_STEERING_AUTO;
 }
 
 static void
@@ -627,6 +628,19 @@ netdev_hw_open_pipeline(struct netdev_hw *dev)
     int error;
 
     dev->steering = dev->req_steering;
+    if (dev->steering == NETDEV_HW_STEERING_AUTO) {
+        char *no_pipeline = netdev_hw_refuse_steering(
+            dev, NETDEV_HW_STEERING_DR);
+
+        if (!no_pipeline) {
+            /* The rules that need the mlx5 matcher go to the pipeline's
+             * flow table, the others to the root (hw-offload-guards.c). */
+            netdev_hw_device_of(dev, &device);
+            dev->pipeline = hw_pipeline_create(&device);
+        }
+        free(no_pipeline);
+        return 0;
+    }
     if (dev->steering != NETDEV_HW_STEERING_DR) {
         return 0;
     }
@@ -704,7 +718,7 @@ netdev_hw_construct(struct netdev *netdev)
     dev->req_n_rxq = 1;
     dev->req_n_txq = MAX(netdev->n_txq, 1);
     dev->req_rss_key_set = false;
-    dev->req_steering = NETDEV_HW_STEERING_VERBS;
+    dev->req_steering = NETDEV_HW_STEERING_AUTO;
     memcpy(dev->req_rss_key, hw_toeplitz_default_key,
            NETDEV_HW_RSS_KEY_LEN);
     dev->mtu = ETH_PAYLOAD_MAX;
@@ -760,7 +774,7 @@ netdev_hw_get_config(const struct netdev *netdev, struct smap *args)
         smap_add(args, "device", dev->req_device);
     }
     smap_add_format(args, "n_rxq", "%d", dev->req_n_rxq);
-    if (dev->req_steering != NETDEV_HW_STEERING_VERBS) {
+    if (dev->req_steering != NETDEV_HW_STEERING_AUTO) {
         smap_add(args, "steering",
                  netdev_hw_steering_name(dev->req_steering));
     }

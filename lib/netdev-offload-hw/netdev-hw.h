@@ -49,6 +49,10 @@ struct netdev_hw_device {
     struct hw_pipeline *pipeline;   /* The pipeline of tables the port's
                                      * rules go to (options:steering=dr),
                                      * NULL for the verbs root table. */
+    bool pipeline_on_demand;    /* 'pipeline' takes only the rules that
+                                 * need it (struct hw_rule's 'pipeline',
+                                 * options:steering=auto); the others go
+                                 * to the root. */
 };
 bool netdev_hw_get_device(const struct netdev *, struct netdev_hw_device *);
 

@@ -285,7 +285,7 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
                 n++;
             }
         }
-        hw_tnl_guards_uninstall(port);
+        hw_offload_needs_release(port);
         port->have_dev = false;
     } else if (!port->closing && netdev_hw_get_device(netdev, &dev)) {
         hw_offload_port_set_dev(port, &dev);
@@ -298,11 +298,10 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
             if (entry->installed) {
                 continue;
             }
-            error = hw_offload_entry_rule(entry, dev.pipeline != NULL,
-                                          &rule, &reason);
-            if (!error && entry->tunnel != HW_TUNNEL_NONE) {
-                error = hw_tnl_guards_install(port, netdev, &port->dev,
-                                              &reason);
+            error = hw_offload_entry_rule(entry, &dev, &rule, &reason);
+            if (!error) {
+                error = hw_offload_needs_install(port, netdev, &port->dev,
+                                                 &rule, &reason);
             }
             if (!error) {
                 enum hw_rss_type type = hw_rule_rss_type(&rule);
@@ -328,9 +327,7 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
             }
             ds_destroy(&reason);
         }
-        if (!port->n_tunnel_rules) {
-            hw_tnl_guards_uninstall(port);
-        }
+        hw_offload_needs_release(port);
     }
     ovs_mutex_unlock(&port->mutex);
     ovs_mutex_unlock(&port->dev_mutex);
@@ -588,23 +585,22 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
      * the cache (and the TLB) on the ufid's bucket: ask for the bucket now,
      * so that it arrives while translate runs.  A device with a pipeline of
      * tables matches what verbs cannot (TTL, fragments, TCP flags, ICMP). */
-    struct hw_translate_params xparams = *params;
+    struct netdev_hw_device xdev;
     bool have_dev;
     ovs_mutex_lock(&port->mutex);
     OVS_PREFETCH(&port->entries.buckets[hash & port->entries.mask]);
     have_dev = port->have_dev;
-    xparams.pipeline = have_dev && port->dev.pipeline;
+    if (have_dev) {
+        xdev = port->dev;
+    }
     ovs_mutex_unlock(&port->mutex);
     if (!have_dev) {
         /* The port's first rule: ask its device. */
-        struct netdev_hw_device dev;
-
-        xparams.pipeline = (netdev_hw_get_device(netdev, &dev)
-                            && dev.pipeline);
+        have_dev = netdev_hw_get_device(netdev, &xdev);
     }
 
-    error = hw_translate_flow(match, actions, actions_len, &xparams, &rule,
-                              &reason);
+    error = hw_offload_translate(match, actions, actions_len, params,
+                                 have_dev ? &xdev : NULL, &rule, &reason);
     if (error) {
         /* OVS keeps the flow in software.  A refused modify makes
          * dpif-netdev delete the old rule through flow_del(). */

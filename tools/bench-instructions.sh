@@ -325,30 +325,42 @@ for rep in $(seq "$REPS"); do
   done
 done
 
-# The median of field $2 over the runs of case $1.
-get() {
+# The median of field $2 over the runs of case $1, and its spread:
+# "MEDIAN [LOWEST-HIGHEST]".
+getsp() {
     awk -v c="$1" -v f="$2" '$1 == c {print $f}' "$OUT/instructions.dat" |
         sort -g | awk '{v[NR] = $1}
             END {
-                if (NR % 2) { print v[(NR + 1) / 2] }
-                else if (NR) { print (v[NR / 2] + v[NR / 2 + 1]) / 2 }
+                if (!NR) { exit }
+                m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+                printf "%s [%s-%s]\n", m, v[1], v[NR]
             }'
 }
+get() { getsp "$1" "$2" | awk '{print $1}'; }
+echo "# medians [lowest-highest] over the runs of each case; ratios of the"
+echo "# medians [lowest-highest ratio of a run of the case to a run of a]"
+for c in $CASES; do
+    [ -n "$(get $c 2)" ] || continue
+    echo "MEDIAN $c pmd_per_pkt=$(getsp $c 2) input_per_pkt=$(getsp $c 3)"
+done
 # RATIO: the PMD's work per packet (pmd-perf-show's basis); RATIO-INPUT:
-# dp_netdev_input() alone.  Medians over the runs.
+# dp_netdev_input() alone.  "RATIO c/a R [LO-HI] (+D instructions per
+# packet)".
 for k in 2:RATIO 3:RATIO-INPUT; do
-    a=$(get a "${k%%:*}")
+    a=$(getsp a "${k%%:*}")
     for c in b c d; do
-        v=$(get $c "${k%%:*}")
+        v=$(getsp $c "${k%%:*}")
         # No ratio without both counts (a case that failed prints 0).
-        awk -v a="${a:-0}" -v v="${v:-0}" 'BEGIN {exit !(a > 0 && v > 0)}' ||
+        awk -v a="${a:-0}" -v v="${v:-0}" 'BEGIN {exit !(a + 0 > 0 && v + 0 > 0)}' ||
             continue
         awk -v k="${k#*:}" -v c=$c -v v="$v" -v a="$a" 'BEGIN {
-            printf "%s %s/a %.4f (%+.1f instructions per packet)\n", k, c, v / a, v - a }'
+            split(v, x, /[][ -]+/); split(a, y, /[][ -]+/)
+            printf "%s %s/a %.4f [%.4f-%.4f] (%+.1f instructions per packet)\n",
+                k, c, x[1] / y[1], x[2] / y[3], x[3] / y[2], x[1] - y[1] }'
     done
 done
 for c in c d; do
-    hc=$(get $c 4)
+    hc=$(getsp $c 4)
     [ -n "$hc" ] && echo "HOOK $c: $HOOK inclusive $hc instructions per packet ($(get $c 5) calls for $(get $c 6) packets)"
 done
 echo "# total time $(( $(date +%s) - T_START )) s"

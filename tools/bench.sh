@@ -3,7 +3,9 @@
 #
 # Prints, in one run, five sections with medians of several repetitions and
 # the ratios measured side by side, each with the command that reproduces
-# it:
+# it.  Every median comes with its spread over the repetitions, as
+# "MEDIAN [LOWEST-HIGHEST]"; a ratio of two medians comes with the lowest
+# and highest ratio of any repetition of the one to any of the other.
 #   1. microbenchmark, one process: translate + encode + install per flow,
 #      and delete, for 1k, 100k and 1M flows (ovstest test-hw-bench flows);
 #   2. end to end in ovs-vswitchd: N datapath flows added with
@@ -32,7 +34,7 @@ SECTIONS="1 2 3 4 5"
 while getopts "b:o:qs:" o; do
     case $o in
         b) B=$OPTARG ;; o) OUT=$OPTARG ;; q) QUICK=1 ;; s) SECTIONS=$OPTARG ;;
-        *) sed -n '2,25p' "$0"; exit 1 ;;
+        *) sed -n '2,27p' "$0"; exit 1 ;;
     esac
 done
 B=$(cd "$B" && pwd) || exit 1
@@ -73,15 +75,36 @@ fi
 have() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
 median() { sort -g | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a / b; else print "n/a"}'; }
-target() {   # $1 name, $2 value, $3 op (le|ge), $4 limit
+# Reads numbers, one a line; prints "MEDIAN [LOWEST-HIGHEST]".
+spread() { sort -g | awk '{a[NR] = $1} END {if (NR) printf "%s [%s-%s]\n", (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2), a[1], a[NR]}'; }
+med() { echo "${1%% *}"; }              # The median of "MEDIAN [LO-HI]".
+rng() { echo "${1#* }"; }               # Its "[LO-HI]".
+# $1, $2: "MEDIAN [LO-HI]" of a and b (positive figures); prints the ratio
+# of the medians a/b with the lowest and highest ratio of a value of a to
+# one of b: "R [LO-HI]".
+ratio_sp() {
+    awk -v a="$1" -v b="$2" 'BEGIN {
+        split(a, x, /[][ -]+/); split(b, y, /[][ -]+/)
+        if (y[1] > 0 && y[2] > 0 && y[3] > 0)
+            printf "%.3f [%.3f-%.3f]\n", x[1] / y[1], x[2] / y[3], x[3] / y[2]
+        else print "n/a" }'
+}
+# $1 name, $2 value (a median or a ratio of medians), $3 op (le|ge),
+# $4 limit, $5 (optional) its spread "[LO-HI]": the verdict is the
+# median's; a spread on both sides of the limit is said.
+target() {
     local ok
-    ok=$(awk -v v="$2" -v op="$3" -v l="$4" 'BEGIN {
-        if (v == "n/a" || v == "") print "n/a";
-        else if (op == "le") print (v <= l ? "met" : "MISSED");
-        else print (v >= l ? "met" : "MISSED") }')
-    printf 'TARGET %-44s %10s  (%s %s)  %s\n' "$1" "$2" \
+    ok=$(awk -v v="$2" -v op="$3" -v l="$4" -v r="${5:-}" 'BEGIN {
+        if (v == "n/a" || v == "") { print "n/a"; exit }
+        if (op == "le") ok = v <= l; else ok = v >= l
+        s = ok ? "met" : "MISSED"
+        if (split(r, x, /[][ -]+/) >= 3 && x[2] != "" &&
+            ((x[2] - l) * (x[3] - l) < 0 || x[2] == l || x[3] == l))
+            s = s " (spread crosses the limit)"
+        print s }')
+    printf 'TARGET %-44s %18s  (%s %s)  %s\n' "$1" "$2${5:+ $5}" \
         "$([ "$3" = le ] && echo "<=" || echo ">=")" "$4" "$ok"
-    echo "$1|$2|$3 $4|$ok" >> "$OUT/targets.txt"
+    echo "$1|$2${5:+ $5}|$3 $4|$ok" >> "$OUT/targets.txt"
 }
 section() { printf '\n== %s ==\n' "$*"; }
 
@@ -338,10 +361,10 @@ trap 'stop_ovs' EXIT
 trap 'exit 130' INT TERM
 
 # Sends traffic into p1 in $WINDOWS windows of $WINDOW_PKTS packets and
-# prints "best median rx phwol% emc% megaflow% upcalls": the cycles/pkt of
-# the best (lowest) and of the median window, the packets received over all
-# windows, and the first window's hit shares.  Every window is kept in
-# $D/windows.txt.
+# prints "best median worst rx phwol% emc% megaflow% upcalls": the
+# cycles/pkt of the best (lowest), the median and the worst window, the
+# packets received over all windows, and the first window's hit shares.
+# Every window is kept in $D/windows.txt.
 # With PMD_RT=1 (section 3), the PMD thread runs SCHED_FIFO while it is
 # measured, if we may (root, chrt): on this shared host other tasks then no
 # longer preempt it in the middle of a batch, as on a host whose PMD cores
@@ -367,6 +390,7 @@ measure_traffic() {   # $1 N flows [$2 masks [$3 packets per flow]]
     fi
     echo "$(awk '{print $1}' "$D/windows.txt" | sort -g | head -1)" \
         "$(awk '{print $1}' "$D/windows.txt" | median)" \
+        "$(awk '{print $1}' "$D/windows.txt" | sort -g | tail -1)" \
         "$(awk '{rx += $2} END {print rx + 0}' "$D/windows.txt")" \
         "$(awk 'NR == 1 {print $3, $4, $5, $6, $7}' "$D/windows.txt")"
 }
@@ -376,12 +400,12 @@ measure_traffic() {   # $1 N flows [$2 masks [$3 packets per flow]]
 # packet per flow and $S3_PF back to back.  Appends "case mode best rx
 # phwol median lookups" to s3cases.dat.
 s3_measure() {
-    local pf case cpp cppmed rx phwol emc mf up lk
+    local pf case cpp cppmed cppmax rx phwol emc mf up lk
     for pf in 1 "$S3_PF"; do
         case="${4}mask-${pf}pf"
-        read -r cpp cppmed rx phwol emc mf up lk < <(PMD_RT=1 measure_traffic "$2" "$4" "$pf")
-        printf 'run %-5s N=%-6s rep=%s section3 %-9s cycles_per_pkt best=%s median=%s rx=%s phwol=%s%% emc=%s%% megaflow=%s%% subtable_lookups/hit=%s upcalls=%s %s\n' \
-            "$1" "$2" "$3" "$case" "$cpp" "$cppmed" "$rx" "$phwol" "$emc" "$mf" "$lk" "$up" \
+        read -r cpp cppmed cppmax rx phwol emc mf up lk < <(PMD_RT=1 measure_traffic "$2" "$4" "$pf")
+        printf 'run %-5s N=%-6s rep=%s section3 %-9s cycles_per_pkt best=%s median=%s [%s-%s] rx=%s phwol=%s%% emc=%s%% megaflow=%s%% subtable_lookups/hit=%s upcalls=%s %s\n' \
+            "$1" "$2" "$3" "$case" "$cpp" "$cppmed" "$cpp" "$cppmax" "$rx" "$phwol" "$emc" "$mf" "$lk" "$up" \
             "$(cat "$D/pmd-rt.txt")"
         echo "$case $1 $cpp $rx $phwol $cppmed $lk" >> "$OUT/s3cases.dat"
     done
@@ -462,20 +486,22 @@ if have 2 || have 3; then
             done
         done
     done
-    echo "# medians"
+    echo "# medians [lowest-highest] over the runs; ratios of the medians [lowest-highest"
+    echo "# ratio of a run of the one mode to a run of the other]"
     for n in $S2_NS; do
         for mode in hw dummy off; do
-            s=$(awk -v m=$mode -v n="$n" '$1 == m && $2 == n {print $3}' "$OUT/s2.dat" | median)
-            f=$(awk -v m=$mode -v n="$n" '$1 == m && $2 == n {print $4}' "$OUT/s2.dat" | median)
+            s=$(awk -v m=$mode -v n="$n" '$1 == m && $2 == n {print $3}' "$OUT/s2.dat" | spread)
+            f=$(awk -v m=$mode -v n="$n" '$1 == m && $2 == n {print $4}' "$OUT/s2.dat" | spread)
             printf 'MEDIAN %-5s N=%-6s all_done_s=%s flows_per_s=%s\n' "$mode" "$n" "$s" "$f"
-            echo "$n $mode $s $f" >> "$OUT/s2.med"
+            echo "$n $mode $(med "$s") $(med "$f")" >> "$OUT/s2.med"
         done
-        hw=$(awk -v n="$n" '$1 == "hw" && $2 == n {print $4}' "$OUT/s2.dat" | median)
-        du=$(awk -v n="$n" '$1 == "dummy" && $2 == n {print $4}' "$OUT/s2.dat" | median)
-        of=$(awk -v n="$n" '$1 == "off" && $2 == n {print $4}' "$OUT/s2.dat" | median)
+        hw=$(awk -v n="$n" '$1 == "hw" && $2 == n {print $4}' "$OUT/s2.dat" | spread)
+        du=$(awk -v n="$n" '$1 == "dummy" && $2 == n {print $4}' "$OUT/s2.dat" | spread)
+        of=$(awk -v n="$n" '$1 == "off" && $2 == n {print $4}' "$OUT/s2.dat" | spread)
+        r=$(ratio_sp "$hw" "$du")
         printf 'RATIO N=%s: hw/dummy %s, hw/off %s, dummy/off %s (flows/s)\n' "$n" \
-            "$(ratio "$hw" "$du")" "$(ratio "$hw" "$of")" "$(ratio "$du" "$of")"
-        target "2 e2e rate hw/dummy at N=$n" "$(ratio "$hw" "$du")" ge 0.9
+            "$r" "$(ratio_sp "$hw" "$of")" "$(ratio_sp "$du" "$of")"
+        target "2 e2e rate hw/dummy at N=$n" "$(med "$r")" ge 0.9 "$(rng "$r")"
     done
 fi
 
@@ -523,23 +549,25 @@ if have 3; then
             stop_ovs
         done
     done
-    echo "# medians over the runs of cycles/packet: best window (median window);"
-    echo "# ratios mark/off of the best windows (of the median windows); dpcls"
-    echo "# subtable lookups per megaflow hit of the off runs"
-    printf '# %-14s %-15s %-15s %-14s %s\n' "case" "mark hit" "offload off" "ratio" "lookups/hit"
-    t_ratio=n/a
+    echo "# medians [lowest-highest] over the runs of cycles/packet: best window"
+    echo "# (median window); ratios mark/off of the medians of the best windows (of"
+    echo "# the median windows) [lowest-highest ratio of a hw run to an off run];"
+    echo "# dpcls subtable lookups per megaflow hit of the off runs"
+    printf '# %-14s %-24s %-24s %-36s %s\n' "case" "mark hit" "offload off" "ratio" "lookups/hit"
+    t_ratio=n/a t_rng=""
     for case in 1mask-1pf "1mask-${S3_PF}pf" "${S3_MASKS}mask-1pf" "$S3_TARGET"; do
-        col() { awk -v c="$case" -v m="$1" -v f="$2" '$1 == c && $2 == m {print $f}' "$OUT/s3cases.dat" | median; }
+        col() { awk -v c="$case" -v m="$1" -v f="$2" '$1 == c && $2 == m {print $f}' "$OUT/s3cases.dat" | spread; }
         hw=$(col hw 3) of=$(col off 3) hwm=$(col hw 6) ofm=$(col off 6) lk=$(col off 7)
-        printf 'CASE %-11s %-15s %-15s %-14s %s\n' "$case" "$hw ($hwm)" "$of ($ofm)" \
-            "$(ratio "$hw" "$of") ($(ratio "$hwm" "$ofm"))" "$lk"
+        r=$(ratio_sp "$hw" "$of")
+        printf 'CASE %-11s %-24s %-24s %-36s %s\n' "$case" "$hw ($hwm)" "$of ($ofm)" \
+            "$r ($(ratio_sp "$hwm" "$ofm"))" "$lk"
         if [ "$case" = "$S3_TARGET" ]; then
             awk -v c="$case" '$1 == c {print $2, $3, $4, $5, $6}' "$OUT/s3cases.dat" > "$OUT/s3.dat"
-            t_ratio=$(ratio "$hw" "$of")
+            t_ratio=$(med "$r") t_rng=$(rng "$r")
         fi
     done
-    printf 'RATIO mark/off (%s) %s\n' "$S3_TARGET" "$t_ratio"
-    target "3 cycles/pkt mark/off, $S3_TARGET" "$t_ratio" le 0.5
+    printf 'RATIO mark/off (%s) %s\n' "$S3_TARGET" "$t_ratio${t_rng:+ $t_rng}"
+    target "3 cycles/pkt mark/off, $S3_TARGET" "$t_ratio" le 0.5 "$t_rng"
 fi
 
 # ---------------------------------------------------------------------------
@@ -566,26 +594,29 @@ if have 4; then
                 wmode=off
             fi
             $PIN python3 "$PY" add "$CTL" "$S4_N" "$WINDOW" "$wmode" 1 >/dev/null
-            read -r cpp cppmed rx phwol emc mf up < <(measure_traffic "$S4_N")
+            read -r cpp cppmed cppmax rx phwol emc mf up < <(measure_traffic "$S4_N")
             extra=""
             if [ $mode = on ]; then
                 extra=" $(appctl netdev-hw/show p1 | sed -n 's/^ *offload: /p1 offload: /p')"
             fi
-            printf 'run %-3s rep=%s cycles_per_pkt best=%s median=%s rx=%s phwol=%s%% emc=%s%% megaflow=%s%%%s\n' \
-                "$mode" "$r" "$cpp" "$cppmed" "$rx" "$phwol" "$emc" "$mf" "$extra"
+            printf 'run %-3s rep=%s cycles_per_pkt best=%s median=%s [%s-%s] rx=%s phwol=%s%% emc=%s%% megaflow=%s%%%s\n' \
+                "$mode" "$r" "$cpp" "$cppmed" "$cpp" "$cppmax" "$rx" "$phwol" "$emc" "$mf" "$extra"
             echo "$mode $cpp $rx $phwol $cppmed" >> "$OUT/s4.dat"
             stop_ovs
         done
     done
-    on=$(awk '$1 == "on" {print $2}' "$OUT/s4.dat" | median)
-    of=$(awk '$1 == "off" {print $2}' "$OUT/s4.dat" | median)
-    onm=$(awk '$1 == "on" {print $5}' "$OUT/s4.dat" | median)
-    ofm=$(awk '$1 == "off" {print $5}' "$OUT/s4.dat" | median)
+    on=$(awk '$1 == "on" {print $2}' "$OUT/s4.dat" | spread)
+    of=$(awk '$1 == "off" {print $2}' "$OUT/s4.dat" | spread)
+    onm=$(awk '$1 == "on" {print $5}' "$OUT/s4.dat" | spread)
+    ofm=$(awk '$1 == "off" {print $5}' "$OUT/s4.dat" | spread)
+    r=$(ratio_sp "$on" "$of")
+    echo "# medians [lowest-highest] over the runs; ratios of the medians"
+    echo "# [lowest-highest ratio of an on run to an off run]"
     printf 'MEDIAN cycles/pkt (best windows): hw-offload=true (all refused) %s, hw-offload=false %s\n' "$on" "$of"
     printf 'MEDIAN cycles/pkt (median windows): on %s, off %s, ratio %s\n' \
-        "$onm" "$ofm" "$(ratio "$onm" "$ofm")"
-    printf 'RATIO on/off %s\n' "$(ratio "$on" "$of")"
-    target "4 miss-path cycles/pkt on/off" "$(ratio "$on" "$of")" le 1.005
+        "$onm" "$ofm" "$(ratio_sp "$onm" "$ofm")"
+    printf 'RATIO on/off %s\n' "$r"
+    target "4 miss-path cycles/pkt on/off" "$(med "$r")" le 1.005 "$(rng "$r")"
     # The cycles above vary by ~10 % between runs on a shared host; the
     # instructions of the PMD's datapath work do not (callgrind).
     echo "# instructions per packet of the same traffic (callgrind):"
@@ -596,11 +627,13 @@ if have 4; then
     # RATIO: the PMD's work per packet (receive, datapath, send), what
     # pmd-perf-show's cycles/pkt counts; RATIO-INPUT: dp_netdev_input()
     # alone, the stricter figure.
+    # "RATIO c/a R [LO-HI] (...)": the ratio of the medians and its spread.
     r4() { awk -v k="$1" -v c="$2" '$1 == k && $2 == c "/a" {print $3}' "$s4i"; }
-    target "4 miss-path PMD instr/pkt on/off (b/a)" "$(r4 RATIO b)" le 1.005
-    target "4 untagged, port with rules (c/a)" "$(r4 RATIO c)" le 1.005
-    target "4 b/a, dp_netdev_input() only" "$(r4 RATIO-INPUT b)" le 1.005
-    target "4 c/a, dp_netdev_input() only" "$(r4 RATIO-INPUT c)" le 1.005
+    r4s() { awk -v k="$1" -v c="$2" '$1 == k && $2 == c "/a" && $4 ~ /^\[/ {print $4}' "$s4i"; }
+    target "4 miss-path PMD instr/pkt on/off (b/a)" "$(r4 RATIO b)" le 1.005 "$(r4s RATIO b)"
+    target "4 untagged, port with rules (c/a)" "$(r4 RATIO c)" le 1.005 "$(r4s RATIO c)"
+    target "4 b/a, dp_netdev_input() only" "$(r4 RATIO-INPUT b)" le 1.005 "$(r4s RATIO-INPUT b)"
+    target "4 c/a, dp_netdev_input() only" "$(r4 RATIO-INPUT c)" le 1.005 "$(r4s RATIO-INPUT c)"
 fi
 
 # ---------------------------------------------------------------------------
@@ -609,8 +642,9 @@ if have 5; then
     CMD="ovstest test-hw-bench rss $S5_TUPLES $S5_REPS"
     echo "\$ $CMD"
     $B/tests/ovstest test-hw-bench rss $S5_TUPLES $S5_REPS | tee "$OUT/s5.txt"
-    worst=$(awk '$1 == "MED" {split($4, a, "="); if (a[2] > m) m = a[2]} END {print m}' "$OUT/s5.txt")
-    target "5 RSS max/mean (worst of 2, 4, 8 queues)" "$worst" le 1.10
+    # MED queues=Q reps=R max/mean=MEDIAN [LO-HI]
+    worst=$(awk '$1 == "MED" {split($4, a, "="); if (a[2] > m) {m = a[2]; r = $5}} END {print m, r}' "$OUT/s5.txt")
+    target "5 RSS max/mean (worst of 2, 4, 8 queues)" "$(med "$worst")" le 1.10 "$(rng "$worst")"
 fi
 
 # ---------------------------------------------------------------------------

@@ -18,7 +18,7 @@
  *
  *   ovstest test-hw-bench flows [N,N,...] [REPS,REPS,...]
  *       The cost per flow of offloading N distinct datapath flows, and of
- *       deleting them, on hw ports of the NIC model, in three layers:
+ *       deleting them, on hw ports of the NIC model, in these layers:
  *         null:  hw_translate_flow() + hw_flow_install() on a device-ops
  *                table that does nothing: translate, encode and the
  *                install bookkeeping alone (the plugin's own work);
@@ -29,23 +29,31 @@
  *         pnull: the same put (and del) on hw ports whose device is driven
  *                by the no-op table of 'null' (a backend registered for
  *                device names "null:model<N>"): the plugin's own work of a
- *                flow_put(), measured directly.
+ *                flow_put(), measured directly;
+ *         pdr:   the same as pnull on hw ports with options:steering=dr,
+ *                whose rules go to the pipeline of tables (hw-flow-dr.c):
+ *                the null table's per-rule dr operations do nothing too,
+ *                and the objects rules share (tables, matchers, the
+ *                destination QP's action) are the model's.
  *       The model's cost is model - null, so the plugin's own cost of a
  *       flow_put() is also put - (model - null), printed next to pnull;
  *       that difference charges the plugin with the cache misses the
  *       model's memory causes in the plugin's code.  Memory: the growth
  *       of the heap in use (mallinfo2() uordblks + hblkhd: every live malloc
  *       chunk with its header, mapped ones included) across the N installs,
- *       per flow; B_pnull is the plugin's alone.
+ *       per flow; B_pnull and B_pdr are the plugin's alone.
  *       A model device holds at most 65536 rules per priority, as mlx5
  *       does, so the flows are spread over ceil(N / 50000) hw ports
  *       (round-robin), one model device each, and as many hw ports on
- *       null devices.
+ *       null devices of each steering.
+ *       Every figure of the summaries is the median [lowest-highest] of
+ *       its REPS repetitions.
  *
  *   ovstest test-hw-bench rss [N_TUPLES] [REPS]
  *       Sends N_TUPLES random TCP and UDP 5-tuples into the wire of hw
  *       ports with 2, 4 and 8 receive queues, reads every queue, and
- *       prints the max/mean queue load (median of REPS seeds).
+ *       prints the max/mean queue load (median [lowest-highest] of REPS
+ *       seeds).
  *
  * Times are the CPU time of the benchmark's thread
  * (CLOCK_THREAD_CPUTIME_ID).  Every number printed is measured; nothing is
@@ -169,6 +177,73 @@ null_destroy_flow(struct ibv_flow *flow OVS_UNUSED)
     return 0;
 }
 
+/* The per-rule operations of the pipeline of tables, for hw ports with
+ * options:steering=dr: a rule, its counter and the two actions that belong
+ * to one rule (its flow's tag, since every flow has its own mark, and its
+ * counter's action) are these objects, and creating or destroying them does
+ * nothing.  The objects rules share (domains, tables, matchers, the
+ * destination QP's action, the root rule's jump) are the NIC model's. */
+static uint64_t null_dr_rule, null_dr_counter, null_dr_action;
+
+static int
+null_dr_rule_create(struct mlx5dv_dr_matcher *matcher OVS_UNUSED,
+                    struct mlx5dv_flow_match_parameters *value OVS_UNUSED,
+                    size_t n_actions OVS_UNUSED,
+                    struct mlx5dv_dr_action *actions[] OVS_UNUSED,
+                    struct mlx5dv_dr_rule **rulep)
+{
+    *rulep = (struct mlx5dv_dr_rule *) &null_dr_rule;
+    return 0;
+}
+
+static int
+null_dr_rule_destroy(struct mlx5dv_dr_rule *rule OVS_UNUSED)
+{
+    return 0;
+}
+
+static int
+null_dr_action_create(struct mlx5dv_dr_domain *domain,
+                      const struct hw_dr_action_attr *attr,
+                      struct mlx5dv_dr_action **actionp)
+{
+    if (attr->type == HW_DR_ACTION_TAG
+        || attr->type == HW_DR_ACTION_COUNTER) {
+        *actionp = (struct mlx5dv_dr_action *) &null_dr_action;
+        return 0;
+    }
+    return hw_model_ops.dr_action_create(domain, attr, actionp);
+}
+
+static int
+null_dr_action_destroy(struct mlx5dv_dr_action *action)
+{
+    return (action == (struct mlx5dv_dr_action *) &null_dr_action
+            ? 0 : hw_model_ops.dr_action_destroy(action));
+}
+
+static int
+null_dr_counter_create(struct ibv_context *ctx OVS_UNUSED,
+                       struct mlx5dv_devx_obj **counterp)
+{
+    *counterp = (struct mlx5dv_devx_obj *) &null_dr_counter;
+    return 0;
+}
+
+static int
+null_dr_counter_query(struct mlx5dv_devx_obj *counter OVS_UNUSED,
+                      uint64_t *packets, uint64_t *bytes)
+{
+    *packets = *bytes = 0;
+    return 0;
+}
+
+static int
+null_dr_counter_destroy(struct mlx5dv_devx_obj *counter OVS_UNUSED)
+{
+    return 0;
+}
+
 /* The null table as a backend of hw ports: "null:model<N>" is model
  * device "model<N>" (whose queues and RSS QPs the port uses) with the
  * null table's rules and counters. */
@@ -189,16 +264,33 @@ null_open(const char *devname, struct ibv_context **ctxp)
 
 static struct hw_dev_ops null_ops;
 
-/* One hw port on its own model device, and one on a null device. */
+/* The sets of hw ports a benchmark flow can be put on. */
+enum bench_layer {
+    LAYER_MODEL,        /* On the NIC model (put, del). */
+    LAYER_NULL,         /* On null devices, verbs steering (pnull). */
+    LAYER_DR,           /* On null devices, options:steering=dr (pdr). */
+};
+
+/* One hw port on its own model device and, for flows, one on each of two
+ * null devices: with verbs steering and with the pipeline of tables. */
 struct bench_port {
     struct netdev *netdev;
     struct netdev *null_netdev;     /* On device "null:model<N>". */
+    struct netdev *dr_netdev;       /* On device "null:model<M>", dr. */
     struct netdev_hw_device dev;
     struct netdev_hw_device null_dev;
     struct ibv_qp *qp;              /* RSS QP for IPv4 UDP rules. */
     struct netdev_rxq **rxqs;
     int n_rxq;
 };
+
+static struct netdev *
+bench_port_netdev(const struct bench_port *port, enum bench_layer layer)
+{
+    return (layer == LAYER_MODEL ? port->netdev
+            : layer == LAYER_NULL ? port->null_netdev
+            : port->dr_netdev);
+}
 
 static void
 bench_init(void)
@@ -226,6 +318,13 @@ bench_init(void)
     null_ops.destroy_counters = null_destroy_counters;
     null_ops.create_flow = null_create_flow;
     null_ops.destroy_flow = null_destroy_flow;
+    null_ops.dr_rule_create = null_dr_rule_create;
+    null_ops.dr_rule_destroy = null_dr_rule_destroy;
+    null_ops.dr_action_create = null_dr_action_create;
+    null_ops.dr_action_destroy = null_dr_action_destroy;
+    null_ops.dr_counter_create = null_dr_counter_create;
+    null_ops.dr_counter_query = null_dr_counter_query;
+    null_ops.dr_counter_destroy = null_dr_counter_destroy;
     null_ops.handles = null_handles;
     null_ops.open = null_open;
     hw_dev_register_backend(&null_ops);
@@ -234,10 +333,12 @@ bench_init(void)
     hw_privileges_force(HW_CAP_NET_RAW, HW_CAP_FORCE_PRESENT);
 }
 
-/* Opens hw port 'name' on device 'devname' with 'n_rxq' receive queues, as
- * ovs-vswitchd would (set_config, then reconfigure). */
+/* Opens hw port 'name' on device 'devname' with 'n_rxq' receive queues and
+ * options:steering='steering' if nonnull, as ovs-vswitchd would
+ * (set_config, then reconfigure). */
 static struct netdev *
-bench_netdev_open(const char *name, const char *devname, int n_rxq)
+bench_netdev_open(const char *name, const char *devname, int n_rxq,
+                  const char *steering)
 {
     struct smap args = SMAP_INITIALIZER(&args);
     struct netdev *netdev;
@@ -246,6 +347,9 @@ bench_netdev_open(const char *name, const char *devname, int n_rxq)
     CHECK(!netdev_open(name, "hw", &netdev));
     smap_add(&args, "device", devname);
     smap_add_format(&args, "n_rxq", "%d", n_rxq);
+    if (steering) {
+        smap_add(&args, "steering", steering);
+    }
     if (netdev_set_config(netdev, &args, &errp)) {
         ovs_fatal(0, "%s: set_config: %s", name, errp ? errp : "failed");
     }
@@ -254,39 +358,92 @@ bench_netdev_open(const char *name, const char *devname, int n_rxq)
     return netdev;
 }
 
+/* Opens hw port "'name''suffix'" on the null device 'devname' with the hw
+ * flow API, and checks that its rules go where they should: to the null
+ * table, and with 'steering' "dr" to a pipeline of tables. */
+static struct netdev *
+bench_null_open(const char *name, const char *suffix, const char *devname,
+                int n_rxq, const char *steering)
+{
+    char *null_name = xasprintf("%s%s", name, suffix);
+    struct netdev_hw_device dev;
+    struct netdev *netdev;
+
+    netdev = bench_netdev_open(null_name, devname, n_rxq, steering);
+    CHECK(netdev_hw_get_device(netdev, &dev));
+    CHECK(dev.ops == &null_ops);
+    CHECK((dev.pipeline != NULL) == (steering && !strcmp(steering, "dr")));
+    CHECK(!netdev_init_flow_api(netdev));
+    free(null_name);
+    return netdev;
+}
+
 /* Opens 'port': hw port 'name' on model device 'devname' with 'n_rxq'
- * receive queues and, if 'null_devname' is nonnull, hw port "'name'n" on
- * that null device, both with the hw flow API. */
+ * receive queues and, if 'null_devname' and 'dr_devname' are nonnull, hw
+ * ports "'name'n" on null device 'null_devname' and "'name'd" on null
+ * device 'dr_devname' with options:steering=dr, all with the hw flow
+ * API. */
 static void
 bench_port_open(struct bench_port *port, const char *name,
-                const char *devname, const char *null_devname, int n_rxq)
+                const char *devname, const char *null_devname,
+                const char *dr_devname, int n_rxq)
 {
     bool offload = null_devname != NULL;
 
     memset(port, 0, sizeof *port);
-    port->netdev = bench_netdev_open(name, devname, n_rxq);
+    port->netdev = bench_netdev_open(name, devname, n_rxq, NULL);
     CHECK(netdev_hw_get_device(port->netdev, &port->dev));
     port->qp = netdev_hw_rss_qp(port->netdev, HW_RSS_IPV4_UDP);
     CHECK(port->qp);
     port->null_dev = port->dev;
     port->null_dev.ops = &null_ops;
     if (offload) {
-        char *null_name = xasprintf("%sn", name);
-        struct netdev_hw_device null_dev;
-
         CHECK(!netdev_init_flow_api(port->netdev));
-        port->null_netdev = bench_netdev_open(null_name, null_devname,
-                                               n_rxq);
-        CHECK(netdev_hw_get_device(port->null_netdev, &null_dev));
-        CHECK(null_dev.ops == &null_ops);
-        CHECK(!netdev_init_flow_api(port->null_netdev));
-        free(null_name);
+        port->null_netdev = bench_null_open(name, "n", null_devname, n_rxq,
+                                            NULL);
+        port->dr_netdev = bench_null_open(name, "d", dr_devname, n_rxq,
+                                          "dr");
     }
 
     port->n_rxq = n_rxq;
     port->rxqs = xcalloc(n_rxq, sizeof *port->rxqs);
     for (int i = 0; i < n_rxq; i++) {
         CHECK(!netdev_rxq_open(port->netdev, &port->rxqs[i], i));
+    }
+}
+
+static void
+bench_port_close(struct bench_port *port)
+{
+    for (int q = 0; q < port->n_rxq; q++) {
+        netdev_rxq_close(port->rxqs[q]);
+    }
+    free(port->rxqs);
+    netdev_close(port->dr_netdev);
+    netdev_close(port->null_netdev);
+    netdev_close(port->netdev);
+}
+
+/* Grows 'ports' ('*n_ports' of them) to at least 'need' ports for flows:
+ * port i on model device "model<i>", null device "null:model<10000+i>"
+ * and, for dr, "null:model<20000+i>". */
+static void
+bench_ports_grow(struct bench_port **ports, size_t *n_ports, size_t need)
+{
+    while (*n_ports < need) {
+        size_t i = *n_ports;
+        char name[32], devname[32], null_devname[32], dr_devname[32];
+
+        *ports = xrealloc(*ports, (i + 1) * sizeof **ports);
+        snprintf(name, sizeof name, "bench%"PRIuSIZE, i);
+        snprintf(devname, sizeof devname, "model%"PRIuSIZE, i);
+        snprintf(null_devname, sizeof null_devname,
+                 NULL_DEV_PREFIX"model%"PRIuSIZE, 10000 + i);
+        snprintf(dr_devname, sizeof dr_devname,
+                 NULL_DEV_PREFIX"model%"PRIuSIZE, 20000 + i);
+        bench_port_open(&(*ports)[i], name, devname, null_devname,
+                        dr_devname, 2);
+        (*n_ports)++;
     }
 }
 
@@ -334,26 +491,48 @@ ufid_i(uint32_t i)
     return ufid;
 }
 
-/* One repetition at one N. */
-struct flows_result {
-    double null_ns, model_ns, uninstall_ns;
-    double xlate_ns;
-    double put_ns, del_ns;
-    double pnull_ns, pdel_ns;       /* put and del on null devices. */
-    double null_bytes, model_bytes, put_bytes, pnull_bytes;
+/* The columns of one repetition at one N: ns per flow, bytes per flow. */
+enum bench_col {
+    COL_XLATE,          /* hw_translate_flow(). */
+    COL_NULL,           /* Translate + install on the null table. */
+    COL_MODEL,          /* The same on the NIC model. */
+    COL_UNINST,         /* hw_flow_uninstall() on the model. */
+    COL_PUT,            /* netdev_flow_put() on the model. */
+    COL_DEL,            /* netdev_flow_del() on the model. */
+    COL_B_NULL,         /* Heap growth of COL_NULL's installs. */
+    COL_B_MODEL,
+    COL_B_PUT,
+    COL_PNULL,          /* netdev_flow_put() on null devices, verbs. */
+    COL_PDEL,
+    COL_B_PNULL,
+    COL_PDR,            /* netdev_flow_put() on null devices, dr. */
+    COL_PDRDEL,
+    COL_B_PDR,
+    N_MEASURED,
+
+    /* Derived from the columns above of the same repetition. */
+    COL_HW = N_MEASURED, /* model - null: the model's own install. */
+    COL_SUB,            /* put - (model - null). */
+    COL_B_SUB,          /* B_put - (B_model - B_null). */
+    N_COLS
+};
+
+static const char *const col_names[N_MEASURED] = {
+    "xlate", "null", "model", "uninst", "put", "del", "B_null", "B_model",
+    "B_put", "pnull", "pdel", "B_pnull", "pdr", "pdrdel", "B_pdr",
 };
 
 /* Puts flows 0...n-1 through OVS's offload API on the hw ports of 'ports'
- * (on the model) or of their 'null_netdev's, round-robin, then deletes
- * them.  Stores the time per put and per delete, and the heap growth per
- * installed flow, into '*put_ns', '*del_ns' and '*bytes'. */
-static void
-put_del_flows(struct bench_port *ports, size_t n_ports, uint32_t n,
-              bool on_null, struct match *match, const struct ofpbuf *actions,
-              double *put_ns, double *del_ns, double *bytes)
+ * of 'layer', round-robin.  Returns the time per put, and stores the heap
+ * growth per installed flow into '*bytes' if 'bytes' is nonnull. */
+static double
+put_flows(struct bench_port *ports, size_t n_ports, uint32_t n,
+          enum bench_layer layer, struct match *match,
+          const struct ofpbuf *actions, double *bytes)
 {
     long long int m0 = heap_in_use();
     uint64_t t0 = now_ns();
+    double ns;
 
     for (uint32_t i = 0; i < n; i++) {
         struct bench_port *port = &ports[i % n_ports];
@@ -363,30 +542,64 @@ put_del_flows(struct bench_port *ports, size_t n_ports, uint32_t n,
 
         flow_i(match, i, i % n_ports + 1);
         /* No stats, as dpif-netdev's offload thread asks none. */
-        error = netdev_flow_put(on_null ? port->null_netdev : port->netdev,
-                                match, actions->data, actions->size, &ufid,
-                                &info, NULL);
+        error = netdev_flow_put(bench_port_netdev(port, layer), match,
+                                actions->data, actions->size, &ufid, &info,
+                                NULL);
         if (error) {
             ovs_fatal(0, "flow_put %"PRIu32": %s", i, ovs_strerror(error));
         }
     }
-    *put_ns = (double) (now_ns() - t0) / n;
-    *bytes = (double) (heap_in_use() - m0) / n;
+    ns = n ? (double) (now_ns() - t0) / n : 0;
+    if (bytes) {
+        *bytes = n ? (double) (heap_in_use() - m0) / n : 0;
+    }
+    return ns;
+}
 
-    t0 = now_ns();
+/* Deletes the flows that put_flows() put, and returns the time per
+ * delete. */
+static double
+del_flows(struct bench_port *ports, size_t n_ports, uint32_t n,
+          enum bench_layer layer)
+{
+    uint64_t t0 = now_ns();
+
     for (uint32_t i = 0; i < n; i++) {
         struct bench_port *port = &ports[i % n_ports];
         ovs_u128 ufid = ufid_i(i);
 
-        CHECK(!netdev_flow_del(on_null ? port->null_netdev : port->netdev,
-                               &ufid, NULL));
+        CHECK(!netdev_flow_del(bench_port_netdev(port, layer), &ufid,
+                               NULL));
     }
-    *del_ns = (double) (now_ns() - t0) / n;
+    return n ? (double) (now_ns() - t0) / n : 0;
 }
 
+/* Measures flow_put() and flow_del() of 'n' flows on 'layer' into
+ * r[col_put], r[col_del] and r[col_bytes].  A short loop of the same calls
+ * that is not counted comes first: at 1k flows a loop lasts half a
+ * millisecond, and a cold start (code, branch predictors, the previous
+ * phase's caches) would weigh on the small sizes only. */
 static void
-run_flows(struct bench_port *ports, size_t n_ports, uint32_t n,
-          struct flows_result *r)
+measure_put_del(struct bench_port *ports, size_t n_ports, uint32_t n,
+                enum bench_layer layer, struct match *match,
+                const struct ofpbuf *actions, double *r, int col_put,
+                int col_del, int col_bytes)
+{
+    uint32_t warm = MIN(n, 1000);
+
+    put_flows(ports, n_ports, warm, layer, match, actions, NULL);
+    del_flows(ports, n_ports, warm, layer);
+
+    r[col_put] = put_flows(ports, n_ports, n, layer, match, actions,
+                           &r[col_bytes]);
+    r[col_del] = del_flows(ports, n_ports, n, layer);
+}
+
+/* Runs repetition 'rep' (from 0) at 'n' flows into 'r' (N_COLS
+ * values). */
+static void
+run_flows(struct bench_port *ports, size_t n_ports, uint32_t n, size_t rep,
+          double *r)
 {
     struct ds reason = DS_EMPTY_INITIALIZER;
     struct hw_flow *hw_flows;
@@ -411,7 +624,7 @@ run_flows(struct bench_port *ports, size_t n_ports, uint32_t n,
         CHECK(!hw_translate_flow(&match, actions.data, actions.size,
                                  &params, &rule, &reason));
     }
-    r->xlate_ns = (double) (now_ns() - t0) / n;
+    r[COL_XLATE] = (double) (now_ns() - t0) / n;
 
     /* translate + encode + install, on the null device then on the
      * model. */
@@ -433,13 +646,9 @@ run_flows(struct bench_port *ports, size_t n_ports, uint32_t n,
                 ovs_fatal(0, "flow %"PRIu32": %s", i, ds_cstr(&reason));
             }
         }
-        if (pass) {
-            r->model_ns = (double) (now_ns() - t0) / n;
-            r->model_bytes = (double) (heap_in_use() - m0) / n;
-        } else {
-            r->null_ns = (double) (now_ns() - t0) / n;
-            r->null_bytes = (double) (heap_in_use() - m0) / n;
-        }
+        r[pass ? COL_MODEL : COL_NULL] = (double) (now_ns() - t0) / n;
+        r[pass ? COL_B_MODEL : COL_B_NULL]
+            = (double) (heap_in_use() - m0) / n;
 
         t0 = now_ns();
         for (uint32_t i = 0; i < n; i++) {
@@ -449,29 +658,33 @@ run_flows(struct bench_port *ports, size_t n_ports, uint32_t n,
                               &hw_flows[i], NULL);
         }
         if (pass) {
-            r->uninstall_ns = (double) (now_ns() - t0) / n;
+            r[COL_UNINST] = (double) (now_ns() - t0) / n;
         }
     }
     free(hw_flows);
 
-    /* flow_put() and flow_del() through OVS's offload API, on the model
-     * and then on null devices. */
-    /* Each measured loop follows a short one of the same calls that is not
-     * counted: at 1k flows a loop lasts half a millisecond, and a cold
-     * start (code, branch predictors, the previous phase's caches) would
-     * weigh on the small sizes only.  The plugin's own loop comes first, so
-     * that it does not inherit the heap that the model's gigabyte of rules
-     * (put and deleted in the loop after it) leaves behind. */
-    double warm_ns, warm_bytes;
+    /* flow_put() and flow_del() through OVS's offload API: the plugin's
+     * own work on null devices, verbs and dr side by side (in turns, the
+     * one first in even repetitions and the other in odd ones, so that
+     * neither always inherits the other's heap and caches), then on the
+     * model.  The plugin's loops come first, so that they do not inherit
+     * the heap that the model's gigabyte of rules (put and deleted in the
+     * loop after them) leaves behind. */
+    for (int k = 0; k < 2; k++) {
+        if ((k + rep) % 2 == 0) {
+            measure_put_del(ports, n_ports, n, LAYER_NULL, &match, &actions,
+                            r, COL_PNULL, COL_PDEL, COL_B_PNULL);
+        } else {
+            measure_put_del(ports, n_ports, n, LAYER_DR, &match, &actions,
+                            r, COL_PDR, COL_PDRDEL, COL_B_PDR);
+        }
+    }
+    measure_put_del(ports, n_ports, n, LAYER_MODEL, &match, &actions, r,
+                    COL_PUT, COL_DEL, COL_B_PUT);
 
-    put_del_flows(ports, n_ports, MIN(n, 1000), true, &match, &actions,
-                  &warm_ns, &warm_ns, &warm_bytes);
-    put_del_flows(ports, n_ports, n, true, &match, &actions,
-                  &r->pnull_ns, &r->pdel_ns, &r->pnull_bytes);
-    put_del_flows(ports, n_ports, MIN(n, 1000), false, &match, &actions,
-                  &warm_ns, &warm_ns, &warm_bytes);
-    put_del_flows(ports, n_ports, n, false, &match, &actions,
-                  &r->put_ns, &r->del_ns, &r->put_bytes);
+    r[COL_HW] = r[COL_MODEL] - r[COL_NULL];
+    r[COL_SUB] = r[COL_PUT] - r[COL_HW];
+    r[COL_B_SUB] = r[COL_B_PUT] - (r[COL_B_MODEL] - r[COL_B_NULL]);
 
     ofpbuf_uninit(&actions);
     ds_destroy(&reason);
@@ -490,6 +703,102 @@ median(double *values, size_t n)
 {
     qsort(values, n, sizeof *values, compare_doubles);
     return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/* A figure over its repetitions: the median, and the spread as the lowest
+ * and highest value. */
+struct spread {
+    double med, min, max;
+};
+
+static struct spread
+spread_of(const double *values, size_t n)
+{
+    double *v = xmemdup(values, n * sizeof *values);
+    struct spread s;
+
+    s.med = median(v, n);
+    s.min = v[0];
+    s.max = v[n - 1];
+    free(v);
+    return s;
+}
+
+/* Appends "MED [MIN-MAX]" to 's' ("MED [MIN..MAX]" if MIN is negative,
+ * as a difference of two measurements may be). */
+static void
+put_spread(struct ds *s, struct spread x)
+{
+    ds_put_format(s, "%.0f [%.0f%s%.0f]", x.med, x.min,
+                  x.min < 0 ? ".." : "-", x.max);
+}
+
+/* Appends "Rx [LO-HI]" to 's': the ratio 'a' / 'b' of the medians, and
+ * the range of the ratios of any of the values of 'a' to any of 'b'. */
+static void
+put_ratio(struct ds *s, struct spread a, struct spread b)
+{
+    if (b.med > 0 && b.min > 0 && b.max > 0) {
+        ds_put_format(s, "%.2fx [%.2f-%.2f]", a.med / b.med, a.min / b.max,
+                      a.max / b.min);
+    } else {
+        ds_put_cstr(s, "n/a");
+    }
+}
+
+/* Prints "LABEL N PORTS REPS" and the measured columns of 'r'. */
+static void
+print_row(const char *label, uint32_t n, size_t ports, size_t reps,
+          const double *r)
+{
+    printf("%-4s %8"PRIu32" %5"PRIuSIZE" %4"PRIuSIZE, label, n, ports, reps);
+    for (int c = 0; c < N_MEASURED; c++) {
+        printf(" %7.0f", r[c]);
+    }
+    putchar('\n');
+    fflush(stdout);
+}
+
+/* Prints "LABEL N" and the columns 'cols' of 'sp' as "MED [MIN-MAX]",
+ * each padded to 18 characters. */
+static void
+print_spreads(const char *label, unsigned long long n,
+              const struct spread *sp, const int *cols, size_t n_cols)
+{
+    struct ds line = DS_EMPTY_INITIALIZER;
+
+    ds_put_format(&line, "%-8s %8llu", label, n);
+    for (size_t i = 0; i < n_cols; i++) {
+        size_t start;
+
+        ds_put_char(&line, ' ');
+        start = line.length;
+        put_spread(&line, sp[cols[i]]);
+        while (i + 1 < n_cols && line.length - start < 18) {
+            ds_put_char(&line, ' ');
+        }
+    }
+    puts(ds_cstr(&line));
+    ds_destroy(&line);
+}
+
+/* Prints "LABEL L/F:" and, for each i < 'n', 'names[i]' and the ratio of
+ * column 'cols[i]' at size 'l_n' ('l') to the same at size 'f_n' ('f'). */
+static void
+print_ratios(const char *label, unsigned long long l_n,
+             unsigned long long f_n, const struct spread *l,
+             const struct spread *f, const char *const names[],
+             const int cols[], size_t n)
+{
+    struct ds line = DS_EMPTY_INITIALIZER;
+
+    ds_put_format(&line, "%s %llu/%llu: ", label, l_n, f_n);
+    for (size_t i = 0; i < n; i++) {
+        ds_put_cstr(&line, names[i]);
+        put_ratio(&line, l[cols[i]], f[cols[i]]);
+    }
+    puts(ds_cstr(&line));
+    ds_destroy(&line);
 }
 
 /* Parses "a,b,c" into up to 'max' numbers; returns how many. */
@@ -516,7 +825,7 @@ bench_flows(int argc, char *argv[])
     unsigned long long sizes[MAX_SIZES] = { 1000, 100000, 1000000 };
     unsigned long long reps[MAX_SIZES] = { 5, 3, 1 };
     size_t n_sizes = 3, n_reps = 3;
-    struct flows_result med[MAX_SIZES];
+    static struct spread sp[MAX_SIZES][N_COLS];
     struct bench_port *ports = NULL;
     size_t n_ports = 0;
 
@@ -525,6 +834,9 @@ bench_flows(int argc, char *argv[])
     }
     if (argc > 2) {
         n_reps = parse_list(argv[2], reps, MAX_SIZES);
+    }
+    if (!n_sizes || !n_reps) {
+        ovs_fatal(0, "flows: no sizes or no repetitions");
     }
 
     bench_init();
@@ -535,124 +847,105 @@ bench_flows(int argc, char *argv[])
            "the same on the NIC model; uninst = hw_flow_uninstall on the "
            "model; put/del = netdev_flow_put/del into the provider (model "
            "included); pnull/pdel = the same put/del on hw ports of null "
-           "devices (the plugin's own work); bytes = heap growth per "
+           "devices (the plugin's own work); pdr/pdrdel = the same on hw "
+           "ports of null devices with options:steering=dr (the plugin's "
+           "own work on the pipeline of tables); B_* = heap growth per "
            "installed flow\n");
-    printf("%-4s %8s %5s %4s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s "
-           "%7s\n", "rep", "N", "ports", "#", "xlate", "null", "model",
-           "uninst", "put", "del", "B_null", "B_model", "B_put", "pnull",
-           "pdel", "B_pnull");
+    printf("# rep rows: one repetition each; MED, MIN, MAX rows: the "
+           "median, lowest and highest of the repetitions at that N\n");
+    printf("%-4s %8s %5s %4s", "rep", "N", "ports", "#");
+    for (int c = 0; c < N_MEASURED; c++) {
+        printf(" %7s", col_names[c]);
+    }
+    putchar('\n');
 
     for (size_t s = 0; s < n_sizes; s++) {
         uint32_t n = sizes[s];
         size_t need = DIV_ROUND_UP(n, FLOWS_PER_PORT);
         size_t r_count = MIN(s < n_reps ? reps[s] : reps[n_reps - 1],
                              MAX_REPS);
-        struct flows_result res[MAX_REPS];
-        double v[MAX_REPS];
+        static double res[MAX_REPS][N_COLS];
+        double row[3][N_COLS];
 
         r_count = MAX(r_count, 1);
-        while (n_ports < need) {
-            char name[32], devname[32], null_devname[32];
-
-            ports = xrealloc(ports, (n_ports + 1) * sizeof *ports);
-            snprintf(name, sizeof name, "bench%"PRIuSIZE, n_ports);
-            snprintf(devname, sizeof devname, "model%"PRIuSIZE, n_ports);
-            snprintf(null_devname, sizeof null_devname,
-                     NULL_DEV_PREFIX"model%"PRIuSIZE, 500 + n_ports);
-            bench_port_open(&ports[n_ports], name, devname, null_devname,
-                            2);
-            n_ports++;
-        }
+        bench_ports_grow(&ports, &n_ports, need);
 
         for (size_t r = 0; r < r_count; r++) {
-            struct flows_result *x = &res[r];
-
-            run_flows(ports, need, n, x);
-            printf("%-4s %8"PRIu32" %5"PRIuSIZE" %4"PRIuSIZE
-                   " %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f"
-                   " %7.0f %7.0f %7.0f\n",
-                   "rep", n, need, r + 1, x->xlate_ns, x->null_ns,
-                   x->model_ns, x->uninstall_ns, x->put_ns, x->del_ns,
-                   x->null_bytes, x->model_bytes, x->put_bytes,
-                   x->pnull_ns, x->pdel_ns, x->pnull_bytes);
-            fflush(stdout);
+            run_flows(ports, need, n, r, res[r]);
+            print_row("rep", n, need, r + 1, res[r]);
         }
 
-#define MEDIAN_OF(FIELD)                                    \
-        do {                                                \
-            for (size_t r = 0; r < r_count; r++) {          \
-                v[r] = res[r].FIELD;                        \
-            }                                               \
-            med[s].FIELD = median(v, r_count);              \
-        } while (0)
-        MEDIAN_OF(xlate_ns);
-        MEDIAN_OF(null_ns);
-        MEDIAN_OF(model_ns);
-        MEDIAN_OF(uninstall_ns);
-        MEDIAN_OF(put_ns);
-        MEDIAN_OF(del_ns);
-        MEDIAN_OF(null_bytes);
-        MEDIAN_OF(model_bytes);
-        MEDIAN_OF(put_bytes);
-        MEDIAN_OF(pnull_ns);
-        MEDIAN_OF(pdel_ns);
-        MEDIAN_OF(pnull_bytes);
-#undef MEDIAN_OF
-        printf("%-4s %8"PRIu32" %5"PRIuSIZE" %4"PRIuSIZE
-               " %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f"
-               " %7.0f %7.0f %7.0f\n",
-               "MED", n, need, r_count, med[s].xlate_ns, med[s].null_ns,
-               med[s].model_ns, med[s].uninstall_ns, med[s].put_ns,
-               med[s].del_ns, med[s].null_bytes, med[s].model_bytes,
-               med[s].put_bytes, med[s].pnull_ns, med[s].pdel_ns,
-               med[s].pnull_bytes);
-        fflush(stdout);
+        for (int c = 0; c < N_COLS; c++) {
+            double v[MAX_REPS];
+
+            for (size_t r = 0; r < r_count; r++) {
+                v[r] = res[r][c];
+            }
+            sp[s][c] = spread_of(v, r_count);
+            row[0][c] = sp[s][c].med;
+            row[1][c] = sp[s][c].min;
+            row[2][c] = sp[s][c].max;
+        }
+        print_row("MED", n, need, r_count, row[0]);
+        print_row("MIN", n, need, r_count, row[1]);
+        print_row("MAX", n, need, r_count, row[2]);
     }
 
-    /* The summary.  The plugin's own work is measured directly (pnull);
-     * the NIC model stands in for the hardware, so the older estimate,
-     * flow_put's cost without the model's (model - null), is printed
-     * too. */
-    printf("# plugin's own work per flow_put (plugin_ns) = pnull, per "
-           "flow_del (plugin_del) = pdel; plugin bytes per flow = B_pnull; "
-           "by subtraction: sub_ns = put - (model - null), sub_B = B_put - "
-           "(B_model - B_null)\n");
-    printf("%-8s %8s %10s %10s %10s %10s %12s %10s %10s %10s\n", "SUMMARY",
-           "N", "put_ns", "hw_ns", "plugin_ns", "del_ns", "plugin_B",
-           "plugin_del", "sub_ns", "sub_B");
+    /* The summaries: each figure as the median [lowest-highest] of its
+     * repetitions. */
+    printf("# figures: median [lowest-highest] over the repetitions at "
+           "each N; a ratio is the ratio of the medians [the lowest and "
+           "highest ratio of any repetition of one N to any of the "
+           "other]\n");
+    printf("# with the NIC model: put_ns, del_ns = flow_put, flow_del; "
+           "hw_ns = model - null (the model's own install); by "
+           "subtraction, the plugin's: sub_ns = put - (model - null), sub_B "
+           "= B_put - (B_model - B_null), each of one repetition\n");
+    printf("%-8s %8s %-18s %-18s %-18s %-18s %s\n", "SUMMARY", "N",
+           "put_ns", "hw_ns", "del_ns", "sub_ns", "sub_B");
     for (size_t s = 0; s < n_sizes; s++) {
-        double hw_ns = med[s].model_ns - med[s].null_ns;
-        double hw_bytes = med[s].model_bytes - med[s].null_bytes;
+        static const int cols[] = { COL_PUT, COL_HW, COL_DEL, COL_SUB,
+                                    COL_B_SUB };
 
-        printf("%-8s %8llu %10.0f %10.0f %10.0f %10.0f %12.0f %10.0f %10.0f "
-               "%10.0f\n", "SUMMARY", sizes[s], med[s].put_ns, hw_ns,
-               med[s].pnull_ns, med[s].del_ns, med[s].pnull_bytes,
-               med[s].pdel_ns, med[s].put_ns - hw_ns,
-               med[s].put_bytes - hw_bytes);
+        print_spreads("SUMMARY", sizes[s], sp[s], cols, ARRAY_SIZE(cols));
     }
+
+    printf("# the plugin's own work (hw ports on null devices), verbs "
+           "steering and the pipeline of tables (options:steering=dr) side "
+           "by side: ns per flow_put (pnull, pdr), ns per flow_del (pdel, "
+           "pdrdel), heap bytes per offloaded flow (B_pnull, B_pdr)\n");
+    printf("%-8s %8s %-18s %-18s %-18s %-18s %-18s %s\n", "PLUGIN", "N",
+           "verbs_put", "verbs_del", "verbs_B", "dr_put", "dr_del", "dr_B");
+    for (size_t s = 0; s < n_sizes; s++) {
+        static const int cols[] = { COL_PNULL, COL_PDEL, COL_B_PNULL,
+                                    COL_PDR, COL_PDRDEL, COL_B_PDR };
+
+        print_spreads("PLUGIN", sizes[s], sp[s], cols, ARRAY_SIZE(cols));
+    }
+
     if (n_sizes > 1) {
-        size_t l = n_sizes - 1;
-        double hw0 = med[0].model_ns - med[0].null_ns;
-        double hwl = med[l].model_ns - med[l].null_ns;
+        static const char *const names[] = {
+            "put (model included) ", ", del ", ", model install ",
+            ", plugin put by subtraction ",
+        };
+        static const int cols[] = { COL_PUT, COL_DEL, COL_MODEL, COL_SUB };
+        static const char *const pnames[] = {
+            "put verbs ", " dr ", "; del verbs ", " dr ", "; bytes verbs ",
+            " dr ",
+        };
+        static const int pcols[] = { COL_PNULL, COL_PDR, COL_PDEL,
+                                     COL_PDRDEL, COL_B_PNULL, COL_B_PDR };
 
-        printf("RATIO %llu/%llu: plugin put %.2fx, plugin del %.2fx, "
-               "plugin put by subtraction %.2fx, put (model included) "
-               "%.2fx, del %.2fx, model install %.2fx\n",
-               sizes[l], sizes[0], med[l].pnull_ns / med[0].pnull_ns,
-               med[l].pdel_ns / med[0].pdel_ns,
-               (med[l].put_ns - hwl) / (med[0].put_ns - hw0),
-               med[l].put_ns / med[0].put_ns,
-               med[l].del_ns / med[0].del_ns,
-               med[l].model_ns / med[0].model_ns);
+        print_ratios("RATIO", sizes[n_sizes - 1], sizes[0],
+                     sp[n_sizes - 1], sp[0], names, cols, ARRAY_SIZE(cols));
+        print_ratios("RATIO-PLUGIN", sizes[n_sizes - 1], sizes[0],
+                     sp[n_sizes - 1], sp[0], pnames, pcols,
+                     ARRAY_SIZE(pcols));
     }
+    fflush(stdout);
 
     for (size_t i = 0; i < n_ports; i++) {
-        for (int q = 0; q < ports[i].n_rxq; q++) {
-            netdev_rxq_close(ports[i].rxqs[q]);
-        }
-        free(ports[i].rxqs);
-        netdev_close(ports[i].null_netdev);
-        netdev_close(ports[i].netdev);
+        bench_port_close(&ports[i]);
     }
     free(ports);
 }
@@ -702,23 +995,24 @@ bench_rss(int argc, char *argv[])
     static const int queue_counts[] = { 2, 4, 8 };
     unsigned int n_tuples = argc > 1 ? atoi(argv[1]) : 65536;
     unsigned int n_reps = argc > 2 ? atoi(argv[2]) : 5;
-    double med[ARRAY_SIZE(queue_counts)];
 
     n_reps = MIN(MAX(n_reps, 1), MAX_REPS);
     bench_init();
     printf("# 5 RSS spread: %u random IPv4 TCP/UDP 5-tuples into the NIC "
            "model's wire, read from every receive queue; max/mean queue "
-           "load (1.00 is perfect)\n", n_tuples);
+           "load (1.00 is perfect); MED: median [lowest-highest] of the "
+           "seeds\n", n_tuples);
 
     for (size_t k = 0; k < ARRAY_SIZE(queue_counts); k++) {
         int n_rxq = queue_counts[k];
         struct bench_port port;
         char name[32], devname[32];
         double v[MAX_REPS];
+        struct spread sp;
 
         snprintf(name, sizeof name, "rss%d", n_rxq);
         snprintf(devname, sizeof devname, "model%d", 1000 + n_rxq);
-        bench_port_open(&port, name, devname, NULL, n_rxq);
+        bench_port_open(&port, name, devname, NULL, NULL, n_rxq);
 
         for (unsigned int r = 0; r < n_reps; r++) {
             uint64_t counts[64], total = 0, max = 0;
@@ -744,15 +1038,11 @@ bench_rss(int argc, char *argv[])
                    n_rxq, r + 1, v[r], ds_cstr(&s));
             ds_destroy(&s);
         }
-        med[k] = median(v, n_reps);
-        printf("MED queues=%d reps=%u max/mean=%.4f\n", n_rxq, n_reps,
-               med[k]);
+        sp = spread_of(v, n_reps);
+        printf("MED queues=%d reps=%u max/mean=%.4f [%.4f-%.4f]\n", n_rxq,
+               n_reps, sp.med, sp.min, sp.max);
 
-        for (int q = 0; q < port.n_rxq; q++) {
-            netdev_rxq_close(port.rxqs[q]);
-        }
-        free(port.rxqs);
-        netdev_close(port.netdev);
+        bench_port_close(&port);
     }
 }
 

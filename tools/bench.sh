@@ -7,7 +7,8 @@
 # "MEDIAN [LOWEST-HIGHEST]"; a ratio of two medians comes with the lowest
 # and highest ratio of any repetition of the one to any of the other.
 #   1. microbenchmark, one process: translate + encode + install per flow,
-#      and delete, for 1k, 100k and 1M flows (ovstest test-hw-bench flows);
+#      and delete, for 1k, 100k and 1M flows (ovstest test-hw-bench flows),
+#      the plugin's own work on verbs and on dr ports side by side;
 #   2. end to end in ovs-vswitchd: N datapath flows added with
 #      dpctl/add-flow over one unixctl connection, time until all are
 #      offloaded: hw ports on the NIC model vs dummy ports with OVS's dummy
@@ -34,7 +35,7 @@ SECTIONS="1 2 3 4 5"
 while getopts "b:o:qs:" o; do
     case $o in
         b) B=$OPTARG ;; o) OUT=$OPTARG ;; q) QUICK=1 ;; s) SECTIONS=$OPTARG ;;
-        *) sed -n '2,27p' "$0"; exit 1 ;;
+        *) sed -n '2,28p' "$0"; exit 1 ;;
     esac
 done
 B=$(cd "$B" && pwd) || exit 1
@@ -426,19 +427,26 @@ if have 1; then
     CMD="ovstest test-hw-bench flows $S1_SIZES $S1_REPS"
     echo "\$ $CMD"
     $B/tests/ovstest test-hw-bench flows $S1_SIZES $S1_REPS | tee "$OUT/s1.txt"
-    # SUMMARY N put_ns hw_ns plugin_ns del_ns plugin_B plugin_del sub_ns
-    # sub_B: plugin_ns and plugin_B are measured directly on hw ports of a
-    # no-op device (pnull, B_pnull); sub_* are put - (model - null).
-    sum() { awk '$1 == "SUMMARY" && $2 ~ /^[0-9]+$/' "$OUT/s1.txt"; }
-    plugin1=$(sum | awk 'NR == 1 {print $5}')
-    pluginL=$(sum | awk '{v = $5} END {print v}')
-    pluginmax=$(sum | awk '$5 > m {m = $5} END {print m}')
-    bytesmax=$(sum | awk '$7 > m {m = $7} END {print m}')
-    nL=$(sum | awk '{v = $2} END {print v}')
-    n0=$(sum | awk 'NR == 1 {print $2}')
-    target "1 plugin ns per flow_put (worst N)" "$pluginmax" le 1000
-    target "1 plugin ns per flow_put, $nL/$n0" "$(ratio "$pluginL" "$plugin1")" le 1.5
-    target "1 plugin bytes per offloaded flow (max)" "$bytesmax" le 512
+    # PLUGIN N verbs_put [..] verbs_del [..] verbs_B [..] dr_put [..]
+    # dr_del [..] dr_B [..]: the plugin's own work, measured directly on hw
+    # ports of null devices (pnull, pdr); RATIO-PLUGIN L/F: put verbs R
+    # [..] dr R [..]; del ...; bytes ...
+    plug() { awk '$1 == "PLUGIN" && $2 ~ /^[0-9]+$/' "$OUT/s1.txt"; }
+    # The worst N's "MEDIAN [LO-HI]" of the PLUGIN column $1.
+    worst() { plug | awk -v f="$1" '$f > m || NR == 1 {m = $f; r = $(f + 1)} END {if (NR) print m, r}'; }
+    # RATIO-PLUGIN's "R [LO-HI]" of the puts on steering $1 (verbs|dr).
+    pratio() { awk -v s="$1" '$1 == "RATIO-PLUGIN" {for (i = 3; i < NF; i++) if ($i == "put") {j = i + 1; break} for (; j < NF; j += 3) if ($j == s) {r = $(j + 2); sub(/x$/, "", $(j + 1)); sub(/;$/, "", r); print $(j + 1), r; exit}}' "$OUT/s1.txt"; }
+    nL=$(plug | awk '{v = $2} END {print v}')
+    n0=$(plug | awk 'NR == 1 {print $2}')
+    for st in verbs:3 dr:9; do
+        f=${st#*:} st=${st%%:*}
+        w=$(worst "$f") r=$(pratio "$st") b=$(worst $((f + 4)))
+        target "1 plugin ns per flow_put, $st (worst N)" "$(med "$w")" le 1000 "$(rng "$w")"
+        if [ "$nL" != "$n0" ]; then
+            target "1 plugin ns per flow_put, $st, $nL/$n0" "$(med "$r")" le 1.5 "$(rng "$r")"
+        fi
+        target "1 plugin bytes per offloaded flow, $st (max)" "$(med "$b")" le 512 "$(rng "$b")"
+    done
 fi
 
 # ---------------------------------------------------------------------------
@@ -658,7 +666,12 @@ if ! command -v gnuplot >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
     apt-get install -y -q gnuplot-nox >/dev/null 2>&1
 fi
 if command -v gnuplot >/dev/null 2>&1; then
-    awk '$1 == "SUMMARY" && $2 ~ /^[0-9]+$/ {print $2, $5, $4, $6, $3}' \
+    # N, plugin's put (verbs), model install, del and put (model included),
+    # plugin's put (dr): medians.
+    awk '$2 !~ /^[0-9]+$/ {next}
+         $1 == "PLUGIN" {v[$2] = $3; d[$2] = $9}
+         $1 == "SUMMARY" {n[++k] = $2; p[$2] = $3; h[$2] = $5; l[$2] = $7}
+         END {for (i = 1; i <= k; i++) {x = n[i]; print x, v[x], h[x], l[x], p[x], d[x]}}' \
         "$OUT/s1.txt" > "$OUT/s1.dat" 2>/dev/null
     awk '$1 == "MED" {split($2, q, "="); split($4, m, "="); print q[2], m[2]}' \
         "$OUT/s5.txt" > "$OUT/s5.dat" 2>/dev/null
@@ -684,7 +697,8 @@ set xlabel "distinct flows"
 set ylabel "ns per flow"
 set key top left
 set title "1. per-flow cost (median)"
-plot "$OUT/s1.dat" using 1:2 with linespoints title "plugin's own work per flow_put", \
+plot "$OUT/s1.dat" using 1:2 with linespoints title "plugin's own work per flow_put, verbs", \
+     "" using 1:6 with linespoints title "plugin's own work per flow_put, dr", \
      "" using 1:3 with linespoints title "NIC model install", \
      "" using 1:4 with linespoints title "flow_del (model included)", \
      "" using 1:5 with linespoints title "flow_put (model included)"

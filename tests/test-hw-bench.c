@@ -49,6 +49,14 @@
  *       Every figure of the summaries is the median [lowest-highest] of
  *       its REPS repetitions.
  *
+ *   ovstest test-hw-bench puts N verbs|dr [PUTS [ROUNDS]]
+ *       The ports for N flows, the uncounted loop of 'flows', ROUNDS
+ *       (default 0) uncounted puts and deletes of the N flows, then PUTS
+ *       (default N) puts of the pnull (verbs) or pdr (dr) layer, and
+ *       nothing else: for valgrind's cachegrind, which counts the cache
+ *       misses of the put loop as the difference of a run with PUTS = N
+ *       and one with PUTS = 0 (tools/bench.sh section 6).
+ *
  *   ovstest test-hw-bench rss [N_TUPLES] [REPS]
  *       Sends N_TUPLES random TCP and UDP 5-tuples into the wire of hw
  *       ports with 2, 4 and 8 receive queues, reads every queue, and
@@ -68,6 +76,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "dp-packet.h"
@@ -950,6 +959,70 @@ bench_flows(int argc, char *argv[])
     free(ports);
 }
 
+/* Minor page faults of the process so far. */
+static long long int
+minor_faults(void)
+{
+    struct rusage ru;
+
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_minflt;
+}
+
+/* The put loop of the plugin's own work alone, for a cache simulator
+ * (tools/bench.sh section 6): the ports for 'n' flows and the uncounted
+ * loop of bench_flows(), 'rounds' uncounted puts and deletes of all 'n'
+ * flows (0 by default: with 1, the ufid maps are grown and the heap holds
+ * the freed memory of 'n' flows, as in bench_flows()' later repetitions),
+ * then 'n_put' puts on null devices with verbs or dr steering, and nothing
+ * more (the flows are not deleted).  A run with 'n_put' 0 does all the
+ * rest, so the difference between the two is the put loop's. */
+static void
+bench_puts(int argc, char *argv[])
+{
+    uint32_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000;
+    const char *steering = argc > 2 ? argv[2] : "verbs";
+    uint32_t n_put = argc > 3 ? strtoul(argv[3], NULL, 10) : n;
+    uint32_t rounds = argc > 4 ? strtoul(argv[4], NULL, 10) : 0;
+    struct bench_port *ports = NULL;
+    enum bench_layer layer;
+    struct ofpbuf actions;
+    struct match match;
+    size_t n_ports = 0;
+    long long int f0;
+    double ns;
+
+    if (!strcmp(steering, "verbs")) {
+        layer = LAYER_NULL;
+    } else if (!strcmp(steering, "dr")) {
+        layer = LAYER_DR;
+    } else {
+        ovs_fatal(0, "puts: steering must be verbs or dr");
+    }
+    if (!n || n_put > n) {
+        ovs_fatal(0, "puts: N must be positive and PUTS at most N");
+    }
+
+    bench_init();
+    bench_ports_grow(&ports, &n_ports, DIV_ROUND_UP(n, FLOWS_PER_PORT));
+    template_match(&match, &actions);
+    put_flows(ports, n_ports, MIN(n, 1000), layer, &match, &actions, NULL);
+    del_flows(ports, n_ports, MIN(n, 1000), layer);
+    for (uint32_t i = 0; i < rounds; i++) {
+        put_flows(ports, n_ports, n, layer, &match, &actions, NULL);
+        del_flows(ports, n_ports, n, layer);
+    }
+
+    f0 = minor_faults();
+    ns = put_flows(ports, n_ports, n_put, layer, &match, &actions, NULL);
+    printf("puts N=%"PRIu32" steering=%s ports=%"PRIuSIZE" rounds=%"PRIu32
+           " puts=%"PRIu32" ns_per_put=%.0f page_faults_per_put=%.3f\n", n,
+           steering, n_ports, rounds, n_put, ns,
+           n_put ? (double) (minor_faults() - f0) / n_put : 0);
+    fflush(stdout);
+    ofpbuf_uninit(&actions);
+}
+
 /* RSS spread. */
 
 static struct dp_packet *
@@ -1053,10 +1126,13 @@ test_hw_bench_main(int argc, char *argv[])
 
     if (!strcmp(what, "flows")) {
         bench_flows(argc - 1, argv + 1);
+    } else if (!strcmp(what, "puts")) {
+        bench_puts(argc - 1, argv + 1);
     } else if (!strcmp(what, "rss")) {
         bench_rss(argc - 1, argv + 1);
     } else {
         ovs_fatal(0, "usage: ovstest test-hw-bench flows [N,...] [REPS,...]"
+                  " | puts N verbs|dr [PUTS [ROUNDS]]"
                   " | rss [N_TUPLES] [REPS]");
     }
 }

@@ -18,14 +18,19 @@
 #      flows (one mask) and flows over 24 masks, one packet per flow and 4
 #      back to back;
 #   4. miss path: hw-offload=true with no flow offloadable vs false;
-#   5. RSS spread over 2, 4 and 8 queues (ovstest test-hw-bench rss).
+#   5. RSS spread over 2, 4 and 8 queues (ovstest test-hw-bench rss);
+#   6. (only if asked for with -s, it is slow: about 10 minutes) cache
+#      misses per put of the plugin's own work, verbs and dr, at 1k and 1M
+#      flows, counted by valgrind's cachegrind (ovstest test-hw-bench
+#      puts), with the functions that take them.
 # Raw output, data files and bench.png (gnuplot, if installed) go to OUT.
 #
 # usage: bench.sh [-b OVS_DIR] [-o OUT] [-q] [-s "1 2 3 4 5"]
 #   -b  built OVS tree (default ovs-build/openvswitch of this repository)
 #   -o  output directory (default bench-results/ of this repository)
 #   -q  quick: small sizes, one repetition (checks that everything runs)
-#   -s  sections to run (section 3 runs inside section 2's 100k runs)
+#   -s  sections to run (section 3 runs inside section 2's 100k runs;
+#       section 6 runs only when named: -s "1 2 3 4 5 6")
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$TOP/ovs-build/openvswitch
@@ -35,7 +40,7 @@ SECTIONS="1 2 3 4 5"
 while getopts "b:o:qs:" o; do
     case $o in
         b) B=$OPTARG ;; o) OUT=$OPTARG ;; q) QUICK=1 ;; s) SECTIONS=$OPTARG ;;
-        *) sed -n '2,28p' "$0"; exit 1 ;;
+        *) sed -n '2,33p' "$0"; exit 1 ;;
     esac
 done
 B=$(cd "$B" && pwd) || exit 1
@@ -52,13 +57,19 @@ if [ $QUICK = 1 ]; then
     S3_N=10000 S3_REPS=1
     S4_N=1000 S4_REPS=1
     S5_TUPLES=4096 S5_REPS=1
+    S6_NS="1000 10000"
 else
     S1_SIZES=1000,100000,1000000 S1_REPS=5,3,3
     S2_NS="10000 100000" S2_REPS="11 5"
     S3_N=100000 S3_REPS=3
     S4_N=1000 S4_REPS=5
     S5_TUPLES=65536 S5_REPS=5
+    S6_NS="1000 1000000"
 fi
+# Section 6's simulated caches: this VM's L1d (48 KiB, 12 ways) and its
+# vCPU's own L2 as the last level (2 MiB, 16 ways); the L3 is shared with
+# the rest of the host.  S6_CACHES in the environment overrides them.
+S6_CACHES=${S6_CACHES:---I1=32768,8,64 --D1=49152,12,64 --LL=2097152,16,64}
 WINDOW=64           # unixctl requests in flight
 BURST=128           # packets per hw-model/receive call
 WINDOWS=20          # traffic windows per run (sections 3 and 4)
@@ -653,6 +664,73 @@ if have 5; then
     # MED queues=Q reps=R max/mean=MEDIAN [LO-HI]
     worst=$(awk '$1 == "MED" {split($4, a, "="); if (a[2] > m) {m = a[2]; r = $5}} END {print m, r}' "$OUT/s5.txt")
     target "5 RSS max/mean (worst of 2, 4, 8 queues)" "$(med "$worst")" le 1.10 "$(rng "$worst")"
+fi
+
+# ---------------------------------------------------------------------------
+if have 6; then
+    section "6. cache misses per put of the plugin's own work (cachegrind)"
+    echo "# The put loop of section 1's pnull (verbs) and pdr (dr) layers alone, at"
+    echo "# N flows: ovstest test-hw-bench puts N STEERING PUTS opens the ports for N"
+    echo "# flows, runs the uncounted loop of section 1, then PUTS puts.  valgrind's"
+    echo "# cachegrind simulates the caches ($S6_CACHES);"
+    echo "# the put loop's counts are those of a run with PUTS = N less those of a"
+    echo "# run with PUTS = 0 (cg_diff), per put.  D1 = D1mr + D1mw (L1 data misses,"
+    echo "# reads + writes), LL = DLmr + DLmw (last-level data misses), Ir ="
+    echo "# instructions.  One run each: the simulation is deterministic."
+    echo "\$ valgrind --tool=cachegrind --cache-sim=yes $S6_CACHES --cachegrind-out-file=F ovstest test-hw-bench puts N STEERING PUTS"
+    if ! command -v valgrind >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
+       command -v apt-get >/dev/null 2>&1; then
+        apt-get install -y -q valgrind >/dev/null 2>&1
+    fi
+    if ! command -v valgrind >/dev/null 2>&1 || ! command -v cg_diff >/dev/null 2>&1; then
+        echo "# valgrind (cachegrind, cg_diff) not found: no cache misses"
+    else
+        # Sums a cachegrind file (a cg_diff too) per function, divided by
+        # $n: "D1 LL D1mr D1mw DLmr DLmw Ir function", and the totals as
+        # function "TOTAL".
+        cgsum() {
+            awk -v n="$1" '
+                /^events:/ { for (i = 2; i <= NF; i++) ev[i - 1] = $i; next }
+                /^fn=/ { fn = substr($0, 4); next }
+                /^[0-9]/ { for (i = 2; i <= NF; i++) { s[fn, ev[i - 1]] += $i; s["TOTAL", ev[i - 1]] += $i }
+                           f[fn] = 1; f["TOTAL"] = 1; next }
+                END { for (x in f) printf "%.2f %.2f %.2f %.2f %.2f %.2f %.0f %s\n",
+                        (s[x, "D1mr"] + s[x, "D1mw"]) / n, (s[x, "DLmr"] + s[x, "DLmw"]) / n,
+                        s[x, "D1mr"] / n, s[x, "D1mw"] / n, s[x, "DLmr"] / n,
+                        s[x, "DLmw"] / n, s[x, "Ir"] / n, x }' "$2"
+        }
+        : > "$OUT/s6.dat"
+        for st in verbs dr; do
+            for n in $S6_NS; do
+                for p in "$n" 0; do
+                    # shellcheck disable=SC2086
+                    valgrind --tool=cachegrind --cache-sim=yes $S6_CACHES \
+                        --cachegrind-out-file="$OUT/s6-$st-$n-$p.cg" \
+                        "$B/tests/ovstest" test-hw-bench puts "$n" "$st" "$p" \
+                        > "$OUT/s6-$st-$n-$p.log" 2>&1 ||
+                        echo "# cachegrind failed, see $OUT/s6-$st-$n-$p.log"
+                done
+                cg_diff "$OUT/s6-$st-$n-0.cg" "$OUT/s6-$st-$n-$n.cg" \
+                    > "$OUT/s6-$st-$n.diff" 2>/dev/null
+                cgsum "$n" "$OUT/s6-$st-$n.diff" | sort -g -r > "$OUT/s6-$st-$n.fn"
+                read -r d1 ll d1r d1w llr llw ir _ < <(awk '$8 == "TOTAL"' "$OUT/s6-$st-$n.fn")
+                printf 'CACHE %-5s N=%-7s per put: D1 %s (rd %s wr %s)  LL %s (rd %s wr %s)  Ir %s\n' \
+                    "$st" "$n" "$d1" "$d1r" "$d1w" "$ll" "$llr" "$llw" "$ir"
+                echo "$st $n $d1 $ll $ir" >> "$OUT/s6.dat"
+            done
+            nL=${S6_NS##* }
+            echo "# $st, N=$nL: the functions with the most LL misses per put"
+            echo "#   (D1 LL D1mr D1mw DLmr DLmw Ir, per put; all in $OUT/s6-$st-$nL.fn)"
+            awk '$8 != "TOTAL"' "$OUT/s6-$st-$nL.fn" | sort -g -r -k2 | head -8 |
+                awk '{printf "#   %6s %6s %6s %6s %6s %6s %7s  %s\n", $1, $2, $3, $4, $5, $6, $7, $8}'
+        done
+        n0=${S6_NS%% *} nL=${S6_NS##* }
+        for st in verbs dr; do
+            awk -v s="$st" -v a="$n0" -v b="$nL" '$1 == s && $2 == a {d0 = $3; l0 = $4}
+                $1 == s && $2 == b {d1 = $3; l1 = $4}
+                END {printf "RATIO-CACHE %s %s/%s: D1 misses per put %.2f -> %.2f, LL %.2f -> %.2f\n", s, b, a, d0, d1, l0, l1}' "$OUT/s6.dat"
+        done
+    fi
 fi
 
 # ---------------------------------------------------------------------------

@@ -24,6 +24,7 @@
 #include "netdev-hw.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
+#include "openvswitch/list.h"
 #include "openvswitch/vlog.h"
 #include "ovs-thread.h"
 #include "util.h"
@@ -55,12 +56,18 @@ struct hw_pipe_matcher {
 };
 
 struct hw_pipe_action {
-    struct hmap_node node;              /* In 'actions', by key (unless a
-                                         * counter, which is in no map). */
+    union {
+        struct hmap_node node;          /* A shared action: in 'actions',
+                                         * by key. */
+        struct ovs_list list_node;      /* A rule's own action (see
+                                         * hw_pipe_action_is_private()): in
+                                         * 'private_actions'. */
+    };
     enum mlx5dv_dr_domain_type domain;
     enum hw_dr_action_type type;
-    uint8_t *key;                       /* What makes two actions the same:
-                                         * see hw_pipe_action_key(). */
+    uint8_t *key;                       /* What makes two shared actions the
+                                         * same: see hw_pipe_action_key().
+                                         * NULL for a rule's own action. */
     size_t key_len;
     unsigned int refs;
     unsigned int id;
@@ -73,8 +80,10 @@ struct hw_pipeline {
     struct mlx5dv_dr_domain *domains[HW_DR_N_DOMAINS] OVS_GUARDED;
     struct hmap tables OVS_GUARDED;
     struct hmap matchers OVS_GUARDED;
-    struct hmap actions OVS_GUARDED;
-    size_t n_counters OVS_GUARDED;      /* Counter actions (in no map). */
+    struct hmap actions OVS_GUARDED;    /* Shared actions. */
+    struct ovs_list private_actions OVS_GUARDED;    /* Rules' own. */
+    size_t n_private OVS_GUARDED;       /* In 'private_actions'... */
+    size_t n_counters OVS_GUARDED;      /* ...of which counter actions. */
     unsigned int next_id OVS_GUARDED;
 };
 
@@ -124,6 +133,7 @@ hw_pipeline_create(const struct netdev_hw_device *dev)
     hmap_init(&p->tables);
     hmap_init(&p->matchers);
     hmap_init(&p->actions);
+    ovs_list_init(&p->private_actions);
     p->next_id = 1;
     return p;
 }
@@ -147,19 +157,22 @@ hw_pipeline_destroy(struct hw_pipeline *p)
         return;
     }
     if (!hmap_is_empty(&p->matchers) || !hmap_is_empty(&p->actions)
-        || p->n_counters) {
+        || p->n_private) {
         struct hw_pipe_matcher *m;
         struct hw_pipe_action *a;
 
         VLOG_WARN("%s: pipeline closed with %"PRIuSIZE" matchers and "
                   "%"PRIuSIZE" actions still in use", p->dev.devname,
                   hmap_count(&p->matchers),
-                  hmap_count(&p->actions) + p->n_counters);
+                  hmap_count(&p->actions) + p->n_private);
         HMAP_FOR_EACH_POP (m, node, &p->matchers) {
             hw_pipe_matcher_free(m);
         }
         HMAP_FOR_EACH_POP (a, node, &p->actions) {
             free(a->key);
+            free(a);
+        }
+        LIST_FOR_EACH_POP (a, list_node, &p->private_actions) {
             free(a);
         }
     }
@@ -420,22 +433,36 @@ hw_pipe_action_key(enum mlx5dv_dr_domain_type domain,
     }
 }
 
+/* Whether an action of 'type' belongs to one rule instead of being shared
+ * by the rules that use the same attribute.  A counter counts one rule.  A
+ * tag is a flow's mark, which no other flow has: looking it up among the
+ * shared actions would find nothing, after a cache and TLB miss in a map
+ * that holds an action per flow and is rehashed as the flows grow, and
+ * its key would be one more allocation per flow. */
+static bool
+hw_pipe_action_is_private(enum hw_dr_action_type type)
+{
+    return type == HW_DR_ACTION_COUNTER || type == HW_DR_ACTION_TAG;
+}
+
 int
 hw_pipeline_action_ref(struct hw_pipeline *p,
                        enum mlx5dv_dr_domain_type domain,
                        const struct hw_dr_action_attr *attr,
                        struct hw_pipe_action **actionp)
 {
-    bool shared = attr->type != HW_DR_ACTION_COUNTER;
+    bool shared = !hw_pipe_action_is_private(attr->type);
     struct ds key = DS_EMPTY_INITIALIZER;
     struct mlx5dv_dr_domain *dmn;
     struct hw_pipe_action *a;
-    uint32_t hash;
+    uint32_t hash = 0;
     int error;
 
     *actionp = NULL;
-    hw_pipe_action_key(domain, attr, &key);
-    hash = hash_bytes(key.string, key.length, 0);
+    if (shared) {
+        hw_pipe_action_key(domain, attr, &key);
+        hash = hash_bytes(key.string, key.length, 0);
+    }
 
     ovs_mutex_lock(&p->mutex);
     if (shared) {
@@ -461,14 +488,16 @@ hw_pipeline_action_ref(struct hw_pipeline *p,
     }
     a->domain = domain;
     a->type = attr->type;
-    a->key_len = key.length;
-    a->key = (uint8_t *) ds_steal_cstr(&key);
     a->refs = 1;
     a->id = p->next_id++;
     if (shared) {
+        a->key_len = key.length;
+        a->key = (uint8_t *) ds_steal_cstr(&key);
         hmap_insert(&p->actions, &a->node, hash);
     } else {
-        p->n_counters++;
+        ovs_list_push_back(&p->private_actions, &a->list_node);
+        p->n_private++;
+        p->n_counters += a->type == HW_DR_ACTION_COUNTER;
     }
     *actionp = a;
 
@@ -489,8 +518,10 @@ hw_pipeline_action_unref(struct hw_pipeline *p, struct hw_pipe_action *a)
     if (!--a->refs) {
         hw_pipe_destroy_warn(p, hw_pipe_action_name(a->type),
                              p->dev.ops->dr_action_destroy(a->dr));
-        if (a->type == HW_DR_ACTION_COUNTER) {
-            p->n_counters--;
+        if (hw_pipe_action_is_private(a->type)) {
+            ovs_list_remove(&a->list_node);
+            p->n_private--;
+            p->n_counters -= a->type == HW_DR_ACTION_COUNTER;
         } else {
             hmap_remove(&p->actions, &a->node);
         }
@@ -534,14 +565,14 @@ hw_pipeline_counts(const struct hw_pipeline *p_, struct hw_pipeline_counts *c)
     }
     c->tables = hmap_count(&p->tables);
     c->matchers = hmap_count(&p->matchers);
-    c->actions = hmap_count(&p->actions) + p->n_counters;
+    c->actions = hmap_count(&p->actions) + p->n_private;
     HMAP_FOR_EACH (m, node, &p->matchers) {
         c->refs += m->refs;
     }
     HMAP_FOR_EACH (a, node, &p->actions) {
         c->refs += a->refs;
     }
-    c->refs += p->n_counters;
+    c->refs += p->n_private;        /* One each. */
     ovs_mutex_unlock(&p->mutex);
 }
 
@@ -579,9 +610,14 @@ hw_pipeline_format(const struct hw_pipeline *p_, struct ds *s)
         ms[n_m++] = m;
     }
     qsort(ms, n_m, sizeof *ms, hw_pipe_matcher_compare);
-    as = xmalloc(hmap_count(&p->actions) * sizeof *as + 1);
+    as = xmalloc((hmap_count(&p->actions) + p->n_private) * sizeof *as + 1);
     HMAP_FOR_EACH (a, node, &p->actions) {
         as[n_a++] = a;
+    }
+    LIST_FOR_EACH (a, list_node, &p->private_actions) {
+        if (a->type != HW_DR_ACTION_COUNTER) {
+            as[n_a++] = a;
+        }
     }
     qsort(as, n_a, sizeof *as, hw_pipe_action_compare);
 

@@ -23,7 +23,8 @@
  * and actions are made once and reference counted: one matcher per table,
  * priority and mask, one action per distinct attribute (one packet reformat
  * per header, one modify header per rewrite list, one push VLAN per tag, one
- * destination per QP, table or vport).  A rule takes a reference on each
+ * destination per QP, table or vport), except the counter and the tag
+ * actions, which are each one rule's own.  A rule takes a reference on each
  * object it uses and gives it back when it goes; the last reference
  * destroys the object on the device.
  *
@@ -70,7 +71,8 @@ void hw_pipeline_matcher_unref(struct hw_pipeline *p,
 struct mlx5dv_dr_matcher *hw_pipe_matcher_dr(const struct hw_pipe_matcher *);
 
 /* Takes a reference to the action 'attr' of 'domain', created if need be.
- * Counter actions are never shared: each has its own counter object.
+ * Counter and tag actions are never shared: each counter action has its own
+ * counter object, and each tag is one flow's mark.
  * Returns 0 or the device's errno. */
 int hw_pipeline_action_ref(struct hw_pipeline *p,
                            enum mlx5dv_dr_domain_type domain,

@@ -109,9 +109,9 @@ test_actions_domains(void)
 
     /* Push VLAN: TPID 0x8100 or 0x88a8. */
     CHECK_ERR(TRY_ACTION(e.dom[NIC_TX], .type = HW_DR_ACTION_PUSH_VLAN,
-                         .vlan_hdr = htonl(0x0800 << 16 | 5)), EINVAL);
+                         .vlan_hdr = htonl(0x0800u << 16 | 5)), EINVAL);
     CHECK_ERR(TRY_ACTION(e.dom[NIC_TX], .type = HW_DR_ACTION_PUSH_VLAN,
-                         .vlan_hdr = htonl(0x88a8 << 16 | 5)), 0);
+                         .vlan_hdr = htonl(0x88a8u << 16 | 5)), 0);
 
     CHECK_ERR(TRY_ACTION(e.dom[NIC_TX], .type = HW_DR_N_ACTIONS), EINVAL);
 
@@ -251,9 +251,9 @@ test_order(void)
                    .reformat = { .type = L2_ENCAP, .size = 50,
                                  .data = hdr });
     push = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_PUSH_VLAN,
-                  .vlan_hdr = htonl(0x8100 << 16 | 10));
+                  .vlan_hdr = htonl(0x8100u << 16 | 10));
     tx_push = ACTION(e.dom[NIC_TX], .type = HW_DR_ACTION_PUSH_VLAN,
-                     .vlan_hdr = htonl(0x8100 << 16 | 10));
+                     .vlan_hdr = htonl(0x8100u << 16 | 10));
     pop = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_POP_VLAN);
     tx_pop = ACTION(e.dom[NIC_TX], .type = HW_DR_ACTION_POP_VLAN);
     mod = modify(e.dom[NIC_RX], &cmd, 1);

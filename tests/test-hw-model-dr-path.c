@@ -413,7 +413,7 @@ test_path_vlan(void)
     m = matcher(j.t1, 0, C_OUTER, &mask);
     pop = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_POP_VLAN);
     push = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_PUSH_VLAN,
-                  .vlan_hdr = htonl(0x8100 << 16 | 0x2005));
+                  .vlan_hdr = htonl(0x8100u << 16 | 0x2005));
     qp = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_DEST_QP,
                 .qp = e.port.rss_qp);
     tag = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_TAG, .tag = 9);

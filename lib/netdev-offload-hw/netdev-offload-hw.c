@@ -1003,6 +1003,13 @@ netdev_offload_hw_flow_put(struct netdev *netdev, struct match *match,
         .vport = HW_TUNNEL_NONE,
     };
 
+    /* dpif-netdev's flow_put() (dpif_netdev_flow_put() in OVS 3.1) hands
+     * over a match whose 'tun_md' it never initialised: the userspace
+     * datapath keeps tunnel metadata in UDPIF format and never has a valid
+     * allocation, but tun_metadata_allocation_clone() and match_format()
+     * read 'valid'.  The match is the offload request's own copy. */
+    match->tun_md.valid = false;
+
     if (!port) {
         return EOPNOTSUPP;
     } else if (port->vport) {

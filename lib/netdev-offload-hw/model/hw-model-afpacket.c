@@ -190,8 +190,8 @@ reader_one(struct afpacket_port *port, uint8_t *buf)
                                   vnet.csum_offset);
     }
     if (aux && aux->tp_status & TP_STATUS_VLAN_VALID) {
-        vlan = ((aux->tp_status & TP_STATUS_VLAN_TPID_VALID
-                 ? aux->tp_vlan_tpid : ETH_TYPE_VLAN_8021Q) << 16)
+        vlan = ((uint32_t) (aux->tp_status & TP_STATUS_VLAN_TPID_VALID
+                            ? aux->tp_vlan_tpid : ETH_TYPE_VLAN_8021Q) << 16)
                | aux->tp_vlan_tci;
     }
 

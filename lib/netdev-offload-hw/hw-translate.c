@@ -77,7 +77,8 @@ hw_translate_fail(struct ds *reason, int error, const char *format, ...)
     return error;
 }
 
-#define REFUSE(CTX, ...) hw_translate_fail((CTX)->reason, EOPNOTSUPP, __VA_ARGS__)
+#define REFUSE(CTX, ...) \
+    hw_translate_fail((CTX)->reason, EOPNOTSUPP, __VA_ARGS__)
 
 /* Clears the mask of the 'size' bytes at 'ofs' of struct flow and returns
  * true if the flow accepts zero there (every masked bit of the value is

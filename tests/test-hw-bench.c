@@ -747,13 +747,16 @@ put_spread(struct ds *s, struct spread x)
 }
 
 /* Appends "Rx [LO-HI]" to 's': the ratio 'a' / 'b' of the medians, and
- * the range of the ratios of any of the values of 'a' to any of 'b'. */
+ * the range of the ratios of any of the values of 'a' to any of 'b'
+ * ("[LO..HI]" if LO is negative). */
 static void
 put_ratio(struct ds *s, struct spread a, struct spread b)
 {
     if (b.med > 0 && b.min > 0 && b.max > 0) {
-        ds_put_format(s, "%.2fx [%.2f-%.2f]", a.med / b.med, a.min / b.max,
-                      a.max / b.min);
+        double lo = a.min / (a.min < 0 ? b.min : b.max);
+
+        ds_put_format(s, "%.2fx [%.2f%s%.2f]", a.med / b.med, lo,
+                      lo < 0 ? ".." : "-", a.max / b.min);
     } else {
         ds_put_cstr(s, "n/a");
     }

@@ -19,7 +19,7 @@
 #      back to back;
 #   4. miss path: hw-offload=true with no flow offloadable vs false;
 #   5. RSS spread over 2, 4 and 8 queues (ovstest test-hw-bench rss);
-#   6. (only if asked for with -s, it is slow: about 10 minutes) cache
+#   6. (only if asked for with -s, it is slow: 3 to 10 minutes) cache
 #      misses per put of the plugin's own work, verbs and dr, at 1k and 1M
 #      flows, counted by valgrind's cachegrind (ovstest test-hw-bench
 #      puts), with the functions that take them.

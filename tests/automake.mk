@@ -12,6 +12,7 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-fwdump.at \
 	netdev-offload-hw/tests/hw-hbl.at \
 	netdev-offload-hw/tests/hw-tunnel.at \
+	netdev-offload-hw/tests/hw-geneve.at \
 	netdev-offload-hw/tests/hw-differential.at \
 	netdev-offload-hw/tests/hw-system.at
 
@@ -52,6 +53,7 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-toeplitz.c \
 	netdev-offload-hw/tests/test-hw-translate.c \
 	netdev-offload-hw/tests/test-hw-translate-actions.c \
+	netdev-offload-hw/tests/test-hw-translate-geneve.c \
 	netdev-offload-hw/tests/test-hw-translate-match.c \
 	netdev-offload-hw/tests/test-hw-translate-private.h \
 	netdev-offload-hw/tests/test-hw-translate-push.c \

@@ -315,3 +315,40 @@ test_rule_refusals(void)
     CHECK_ERR(ops->dr_table_destroy(t1), 0);
     env_destroy(&e);
 }
+
+/* The Geneve TLV option object: one per device, an option length of 1 to
+ * 31 words, counted among the device's objects. */
+void
+test_objects_geneve_opt(void)
+{
+    struct mlx5dv_devx_obj *opt, *opt2;
+    struct hw_model_objects objs;
+    struct env e;
+
+    env_init(&e, "model80");
+    CHECK_ERR(ops->dr_geneve_opt_create(e.port.ctx, htons(0x0102), 0x80, 0,
+                                        &opt), EINVAL);
+    CHECK(!opt);
+    CHECK_ERR(ops->dr_geneve_opt_create(e.port.ctx, htons(0x0102), 0x80, 32,
+                                        &opt), EINVAL);
+    CHECK_ERR(ops->dr_geneve_opt_create(e.port.ctx, htons(0x0102), 0x80, 1,
+                                        &opt), 0);
+    CHECK(opt);
+    objs = objects("model80");
+    CHECK_EQ(objs.dr_geneve_opt, 1);
+
+    /* A second one, of another option or of the same. */
+    CHECK_ERR(ops->dr_geneve_opt_create(e.port.ctx, htons(0xffff), 0x01, 1,
+                                        &opt2), ENOMEM);
+    CHECK(!opt2);
+    CHECK_ERR(ops->dr_geneve_opt_create(e.port.ctx, htons(0x0102), 0x80, 1,
+                                        &opt2), ENOMEM);
+
+    CHECK_ERR(ops->dr_geneve_opt_destroy(opt), 0);
+    objs = objects("model80");
+    CHECK_EQ(objs.dr_geneve_opt, 0);
+    CHECK_ERR(ops->dr_geneve_opt_create(e.port.ctx, htons(0xffff), 0x01, 2,
+                                        &opt2), 0);
+    CHECK_ERR(ops->dr_geneve_opt_destroy(opt2), 0);
+    env_destroy(&e);
+}

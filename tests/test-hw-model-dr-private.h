@@ -169,6 +169,7 @@ void test_objects_busy(void);
 void test_objects_domain_refs(void);
 void test_objects_domain(void);
 void test_objects_faults(void);
+void test_objects_geneve_opt(void);
 void test_matcher_refusals(void);
 void test_rule_refusals(void);
 

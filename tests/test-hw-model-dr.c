@@ -178,6 +178,7 @@ static const struct test_hw_case objects_tests[] = {
     { "domain-refs", test_objects_domain_refs },
     { "domain", test_objects_domain },
     { "faults", test_objects_faults },
+    { "geneve-opt", test_objects_geneve_opt },
 };
 
 static const struct test_hw_case matcher_tests[] = {

@@ -90,6 +90,8 @@ void test_rule_overlap(void);
 void test_vport_vxlan(void);
 void test_vport_gre(void);
 void test_vport_refusals(void);
+void test_vport_geneve(void);
+void test_vport_geneve_refusals(void);
 void test_tnl_pop_flow(void);
 
 /* Tunnel push (test-hw-translate-push.c). */

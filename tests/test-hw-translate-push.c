@@ -399,11 +399,13 @@ test_tnl_push_refusals(void)
     len = vxlan_header(h, false, 0);
     ofpbuf_init(&actions, 0);
 
-    /* Other tunnel types. */
+    /* A VXLAN header given as Geneve's: its flags read as 8 words of
+     * options that the header does not have. */
     put_tnl_push(&actions, OVS_VPORT_TYPE_GENEVE, h, len);
     put_output(&actions, 2);
-    CHECK_PUSH_REFUSED(&actions, "tnl_push of tunnel type geneve not "
-                       "supported");
+    CHECK_PUSH_REFUSED(&actions, "tnl_push Geneve header malformed");
+
+    /* Other tunnel types. */
     put_push_actions(&actions, false, OVS_VPORT_TYPE_ERSPAN, h, len);
     CHECK_PUSH_REFUSED(&actions, "tnl_push of tunnel type erspan not "
                        "supported");

@@ -291,6 +291,8 @@ static const struct test_hw_case tests[] = {
     TEST(vport_vxlan),
     TEST(vport_gre),
     TEST(vport_refusals),
+    TEST(vport_geneve),
+    TEST(vport_geneve_refusals),
     TEST(tnl_pop_flow),
     TEST(tnl_push_vxlan),
     TEST(tnl_push_gre),

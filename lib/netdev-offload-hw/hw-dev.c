@@ -62,6 +62,7 @@ hw_dev_caps_clear_dr(struct hw_dev_caps *caps)
     caps->dr_max_level = 0;
     memset(caps->dr_actions, 0, sizeof caps->dr_actions);
     caps->dr_match_criteria = 0;
+    caps->dr_parse = 0;
     caps->dr_max_modify = 0;
     caps->dr_max_rules = 0;
 }

@@ -120,6 +120,21 @@ struct hw_dr_action_attr {
     };
 };
 
+/* What the parser of a device with the pipeline recognises beyond what
+ * verbs specs match (the cap flex_parser_protocols and the integrity
+ * bits). */
+enum hw_dr_parse_bits {
+    HW_DR_PARSE_GENEVE = 1 << 0,        /* The Geneve header on UDP port
+                                         * 6081: VNI, O bit, options length,
+                                         * protocol type. */
+    HW_DR_PARSE_GENEVE_OPT = 1 << 1,    /* The data of one Geneve option,
+                                         * once dr_geneve_opt_create() set
+                                         * which one. */
+    HW_DR_PARSE_CSUM_OK = 1 << 2,       /* The l3_ok, l4_ok,
+                                         * ipv4_checksum_ok and
+                                         * l4_checksum_ok match bits. */
+};
+
 /* What a device can do, read once at open. */
 struct hw_dev_caps {
     bool flow_steering;          /* IBV_DEVICE_MANAGED_FLOW_STEERING. */
@@ -150,6 +165,7 @@ struct hw_dev_caps {
                                            * hw_dr_action_type valid there. */
     uint8_t dr_match_criteria;   /* match_criteria_enable bits accepted
                                   * (1 << HW_DR_MATCH_OUTER ...). */
+    uint32_t dr_parse;           /* HW_DR_PARSE_* bits. */
     uint32_t dr_max_modify;      /* Commands per modify-header action. */
     uint32_t dr_max_rules;       /* Rules per domain. */
 };
@@ -289,6 +305,15 @@ struct hw_dev_ops {
     int (*dr_counter_query)(struct mlx5dv_devx_obj *, uint64_t *packets,
                             uint64_t *bytes);
     int (*dr_counter_destroy)(struct mlx5dv_devx_obj *);
+
+    /* The Geneve TLV option object (HW_DR_PARSE_GENEVE_OPT): sets the
+     * option whose data the matcher's geneve_tlv_option_0_data samples,
+     * its class, type and data length in 4-byte words.  A device holds one
+     * such object at a time. */
+    int (*dr_geneve_opt_create)(struct ibv_context *, ovs_be16 opt_class,
+                                uint8_t type, uint8_t len,
+                                struct mlx5dv_devx_obj **);
+    int (*dr_geneve_opt_destroy)(struct mlx5dv_devx_obj *);
 };
 
 /* Clears the pipeline's capabilities (the 'dr_*' fields) from 'caps': the

@@ -69,8 +69,9 @@ struct dr_field {
 enum {
     L24_SMAC, L24_ETHERTYPE, L24_DMAC, L24_VLAN, L24_IP_PROTOCOL,
     L24_IP_DSCP, L24_IP_ECN, L24_CVLAN_TAG, L24_SVLAN_TAG, L24_FRAG,
-    L24_IP_VERSION, L24_TCP_FLAGS, L24_TCP_SPORT, L24_TCP_DPORT, L24_TTL,
-    L24_UDP_SPORT, L24_UDP_DPORT, L24_SRC_IP, L24_DST_IP,
+    L24_IP_VERSION, L24_TCP_FLAGS, L24_TCP_SPORT, L24_TCP_DPORT,
+    L24_CSUM_OK, L24_TTL, L24_UDP_SPORT, L24_UDP_DPORT, L24_SRC_IP,
+    L24_DST_IP,
 };
 static const struct dr_field l24_fields[] = {
     [L24_SMAC] = { "smac", 0x00, 48, FMT_MAC },
@@ -87,6 +88,8 @@ static const struct dr_field l24_fields[] = {
     [L24_TCP_FLAGS] = { "tcp_flags", 0x97, 9, FMT_HEX },
     [L24_TCP_SPORT] = { "tcp_sport", 0xa0, 16, FMT_DEC },
     [L24_TCP_DPORT] = { "tcp_dport", 0xb0, 16, FMT_DEC },
+    /* l3_ok, l4_ok, ipv4_checksum_ok, l4_checksum_ok: HW_CSUM_OK_*. */
+    [L24_CSUM_OK] = { "ok_bits", 0xd4, 4, FMT_HEX },
     [L24_TTL] = { "ttl_hoplimit", 0xd8, 8, FMT_DEC },
     [L24_UDP_SPORT] = { "udp_sport", 0xe0, 16, FMT_DEC },
     [L24_UDP_DPORT] = { "udp_dport", 0xf0, 16, FMT_DEC },
@@ -100,7 +103,8 @@ enum {
     MISC_OUTER_VLAN2, MISC_INNER_VLAN2, MISC_OUTER_CVLAN2,
     MISC_INNER_CVLAN2, MISC_OUTER_SVLAN2, MISC_INNER_SVLAN2,
     MISC_GRE_PROTOCOL, MISC_GRE_KEY, MISC_VXLAN_VNI, MISC_GENEVE_VNI,
-    MISC_OUTER_LABEL, MISC_INNER_LABEL,
+    MISC_GENEVE_OPT_EXIST, MISC_GENEVE_OAM, MISC_OUTER_LABEL,
+    MISC_INNER_LABEL, MISC_GENEVE_OPT_LEN, MISC_GENEVE_PROTOCOL,
 };
 static const struct dr_field misc_fields[] = {
     [MISC_GRE_C] = { "gre_c_present", 0x00, 1, FMT_DEC },
@@ -117,8 +121,13 @@ static const struct dr_field misc_fields[] = {
     [MISC_GRE_KEY] = { "gre_key", 0x80, 32, FMT_HEX },
     [MISC_VXLAN_VNI] = { "vxlan_vni", 0xa0, 24, FMT_DEC },
     [MISC_GENEVE_VNI] = { "geneve_vni", 0xc0, 24, FMT_DEC },
+    [MISC_GENEVE_OPT_EXIST] = { "geneve_tlv_option_0_exist", 0xde, 1,
+                                FMT_DEC },
+    [MISC_GENEVE_OAM] = { "geneve_oam", 0xdf, 1, FMT_DEC },
     [MISC_OUTER_LABEL] = { "outer_ipv6_flow_label", 0xec, 20, FMT_HEX },
     [MISC_INNER_LABEL] = { "inner_ipv6_flow_label", 0x10c, 20, FMT_HEX },
+    [MISC_GENEVE_OPT_LEN] = { "geneve_opt_len", 0x12a, 6, FMT_DEC },
+    [MISC_GENEVE_PROTOCOL] = { "geneve_protocol_type", 0x130, 16, FMT_HEX },
 };
 
 /* fte_match_set_misc2: reg_c_7 first, at 0x80. */
@@ -135,6 +144,7 @@ static const struct dr_field misc2_fields[] = {
 enum {
     MISC3_INNER_SEQ, MISC3_OUTER_SEQ, MISC3_INNER_ACK, MISC3_OUTER_ACK,
     MISC3_ICMP_TYPE, MISC3_ICMP_CODE, MISC3_ICMPV6_TYPE, MISC3_ICMPV6_CODE,
+    MISC3_GENEVE_OPT_DATA,
 };
 static const struct dr_field misc3_fields[] = {
     [MISC3_INNER_SEQ] = { "inner_tcp_seq_num", 0x00, 32, FMT_HEX },
@@ -145,6 +155,8 @@ static const struct dr_field misc3_fields[] = {
     [MISC3_ICMP_CODE] = { "icmp_code", 0x108, 8, FMT_DEC },
     [MISC3_ICMPV6_TYPE] = { "icmpv6_type", 0x110, 8, FMT_DEC },
     [MISC3_ICMPV6_CODE] = { "icmpv6_code", 0x118, 8, FMT_DEC },
+    [MISC3_GENEVE_OPT_DATA] = { "geneve_tlv_option_0_data", 0x120, 32,
+                                FMT_HEX },
 };
 
 static const struct {
@@ -362,6 +374,7 @@ enc_layer(struct dr_enc *e, const struct hw_headers *h, bool inner,
         return EOPNOTSUPP;
     }
     enc_u32(e, sec, &l24_fields[L24_TTL], x->ttl, xm->ttl);
+    enc_u32(e, sec, &l24_fields[L24_CSUM_OK], x->csum_ok, xm->csum_ok);
     enc_u32(e, sec, &l24_fields[L24_FRAG], x->frag, xm->frag);
 
     /* The protocol each header implies, as its verbs spec would. */
@@ -417,9 +430,10 @@ enc_layer(struct dr_enc *e, const struct hw_headers *h, bool inner,
     return 0;
 }
 
-/* The tunnel key, in the misc section.  As with verbs, a VXLAN match does
- * not imply the UDP port (the outer UDP header carries it) and a GRE key
- * match does not require the K bit. */
+/* The tunnel key, in the misc section (and Geneve's option data in misc3).
+ * As with verbs, a VXLAN or Geneve match does not imply the UDP port (the
+ * outer UDP header carries it) and a GRE key match does not require the K
+ * bit. */
 static void
 enc_tunnel(struct dr_enc *e, const struct hw_rule *rule)
 {
@@ -433,6 +447,19 @@ enc_tunnel(struct dr_enc *e, const struct hw_rule *rule)
                 ntohs(v->gre_protocol), ntohs(m->gre_protocol));
         enc_u32(e, HW_DR_MATCH_MISC, &misc_fields[MISC_GRE_KEY],
                 ntohl(v->gre_key), ntohl(m->gre_key));
+    } else if (rule->tunnel == HW_TUNNEL_GENEVE) {
+        enc_u32(e, HW_DR_MATCH_MISC, &misc_fields[MISC_GENEVE_VNI],
+                ntohl(v->vni), ntohl(m->vni));
+        enc_u32(e, HW_DR_MATCH_MISC, &misc_fields[MISC_GENEVE_OAM],
+                v->geneve_oam, m->geneve_oam);
+        enc_u32(e, HW_DR_MATCH_MISC, &misc_fields[MISC_GENEVE_OPT_LEN],
+                v->geneve_opt_len, m->geneve_opt_len);
+        enc_u32(e, HW_DR_MATCH_MISC, &misc_fields[MISC_GENEVE_PROTOCOL],
+                ntohs(v->geneve_protocol), ntohs(m->geneve_protocol));
+        enc_u32(e, HW_DR_MATCH_MISC, &misc_fields[MISC_GENEVE_OPT_EXIST],
+                v->geneve_opt_exist, m->geneve_opt_exist);
+        enc_u32(e, HW_DR_MATCH_MISC3, &misc3_fields[MISC3_GENEVE_OPT_DATA],
+                ntohl(v->geneve_opt_data), ntohl(m->geneve_opt_data));
     }
 }
 
@@ -1074,4 +1101,60 @@ hw_prm_query_flow_counter_out(
                                                       out + 16)));
     *bytes = ntohll(get_unaligned_be64(ALIGNED_CAST(const ovs_be64 *,
                                                     out + 24)));
+}
+
+/* CREATE_GENERAL_OBJECT: the 16-byte general object header (opcode,
+ * obj_type at byte 6), then the geneve_tlv_option object, whose class is
+ * at its byte 12, type at 14 and data length (5 bits) at 15. */
+#define PRM_OP_CREATE_GENERAL_OBJECT 0xa00
+#define PRM_OBJ_TYPE_GENEVE_TLV_OPT 0x000b
+#define PRM_OP_QUERY_HCA_CAP 0x100
+
+/* flex_parser_protocols of cmd_hca_cap, bit 0x540, and its bits. */
+#define PRM_HCA_CAP_FLEX_PARSER_PROTOCOLS (0x540 / 8)
+#define PRM_FLEX_PARSER_GENEVE (1u << 3)
+#define PRM_FLEX_PARSER_GENEVE_OPT_0 (1u << 10)
+
+void
+hw_prm_create_geneve_tlv_opt_in(uint8_t in[HW_PRM_CREATE_GENEVE_TLV_OPT_IN],
+                                ovs_be16 opt_class, uint8_t type,
+                                uint8_t len)
+{
+    uint8_t *obj = in + 16;
+
+    memset(in, 0, HW_PRM_CREATE_GENEVE_TLV_OPT_IN);
+    put_unaligned_be16(ALIGNED_CAST(ovs_be16 *, in),
+                       htons(PRM_OP_CREATE_GENERAL_OBJECT));
+    put_unaligned_be16(ALIGNED_CAST(ovs_be16 *, in + 6),
+                       htons(PRM_OBJ_TYPE_GENEVE_TLV_OPT));
+    memcpy(obj + 12, &opt_class, 2);
+    obj[14] = type;
+    obj[15] = len & 0x1f;
+}
+
+void
+hw_prm_query_hca_cap_in(uint8_t in[HW_PRM_QUERY_HCA_CAP_IN])
+{
+    /* op_mod (byte 6): capability type 0 (general) << 1 | 1 (current). */
+    memset(in, 0, HW_PRM_QUERY_HCA_CAP_IN);
+    put_unaligned_be16(ALIGNED_CAST(ovs_be16 *, in),
+                       htons(PRM_OP_QUERY_HCA_CAP));
+    put_unaligned_be16(ALIGNED_CAST(ovs_be16 *, in + 6), htons(1));
+}
+
+uint32_t
+hw_prm_hca_cap_parse(const uint8_t out[HW_PRM_QUERY_HCA_CAP_OUT])
+{
+    const uint8_t *flexp = out + 16 + PRM_HCA_CAP_FLEX_PARSER_PROTOCOLS;
+    uint32_t flex = ntohl(get_unaligned_be32(
+                              ALIGNED_CAST(const ovs_be32 *, flexp)));
+    uint32_t parse = 0;
+
+    if (flex & PRM_FLEX_PARSER_GENEVE) {
+        parse |= HW_DR_PARSE_GENEVE;
+    }
+    if (flex & PRM_FLEX_PARSER_GENEVE_OPT_0) {
+        parse |= HW_DR_PARSE_GENEVE_OPT;
+    }
+    return parse;
 }

@@ -175,4 +175,22 @@ void hw_prm_query_flow_counter_out(
     const uint8_t out[HW_PRM_QUERY_FLOW_COUNTER_OUT],
     uint64_t *packets, uint64_t *bytes);
 
+/* The Geneve TLV option object (PRM CREATE_GENERAL_OBJECT of type
+ * GENEVE_TLV_OPT) and the parser capabilities (QUERY_HCA_CAP, general
+ * capabilities, current values). */
+
+#define HW_PRM_CREATE_GENEVE_TLV_OPT_IN 80
+#define HW_PRM_CREATE_GENEVE_TLV_OPT_OUT 16
+#define HW_PRM_QUERY_HCA_CAP_IN 16
+#define HW_PRM_QUERY_HCA_CAP_OUT (16 + 4096)
+
+void hw_prm_create_geneve_tlv_opt_in(
+    uint8_t in[HW_PRM_CREATE_GENEVE_TLV_OPT_IN], ovs_be16 opt_class,
+    uint8_t type, uint8_t len);
+void hw_prm_query_hca_cap_in(uint8_t in[HW_PRM_QUERY_HCA_CAP_IN]);
+
+/* The HW_DR_PARSE_* bits the general capabilities in the output of
+ * QUERY_HCA_CAP announce (flex_parser_protocols). */
+uint32_t hw_prm_hca_cap_parse(const uint8_t out[HW_PRM_QUERY_HCA_CAP_OUT]);
+
 #endif /* hw-encode-dr.h */

@@ -109,8 +109,14 @@ hw_flow_dr_release(struct hw_pipeline *p, const struct netdev_hw_device *dev,
             flow->counter = NULL;
         }
     }
-    hw_pipeline_matcher_unref(p, flow->matcher);
-    flow->matcher = NULL;
+    if (flow->matcher) {
+        hw_pipeline_matcher_unref(p, flow->matcher);
+        flow->matcher = NULL;
+    }
+    if (flow->geneve_opt) {
+        hw_pipeline_geneve_opt_unref(p);
+        flow->geneve_opt = false;
+    }
     return error;
 }
 
@@ -168,6 +174,15 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
     error = hw_encode_dr_match(rule, !level, &mask, &value, reason);
     if (error) {
         return error;
+    }
+
+    if (rule->geneve_opt.len) {
+        /* The option must be set before a matcher can sample it. */
+        error = hw_pipeline_geneve_opt_ref(p, &rule->geneve_opt, reason);
+        if (error) {
+            return error;
+        }
+        flow->geneve_opt = true;
     }
 
     step = "dr_matcher_create";

@@ -51,6 +51,8 @@ struct hw_flow_dr {
     struct mlx5dv_devx_obj *counter;    /* NULL if the rule counts nothing. */
     struct mlx5dv_dr_rule *rule;
     uint32_t level;                     /* Its table's level. */
+    bool geneve_opt;                    /* Holds a reference to the
+                                         * device's Geneve option parser. */
 
     /* Counter values read just before the rule went. */
     bool final_valid;

@@ -78,6 +78,7 @@ hw_offload_translate(const struct match *match, const struct nlattr *actions,
     int error;
 
     p.pipeline = dev && dev->pipeline && !on_demand;
+    p.parse = dev && dev->pipeline ? dev->caps->dr_parse : 0;
     error = hw_translate_flow(match, actions, actions_len, &p, rule, reason);
     if (!error || !on_demand) {
         return error;

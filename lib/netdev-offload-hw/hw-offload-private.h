@@ -139,8 +139,9 @@ struct hw_offload_port {
     uint64_t n_device_errors OVS_GUARDED;   /* Flows the device refused. */
 };
 
-/* The UDP port the NIC's parser recognises VXLAN on. */
+/* The UDP ports the NIC's parser recognises VXLAN and Geneve on. */
 #define HW_VXLAN_PORT 4789
+#define HW_GENEVE_PORT 6081
 
 extern const struct netdev_flow_api netdev_offload_hw;
 

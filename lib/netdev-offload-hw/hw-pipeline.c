@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "hw-rule.h"
 #include "netdev-hw.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
@@ -85,6 +86,11 @@ struct hw_pipeline {
     size_t n_private OVS_GUARDED;       /* In 'private_actions'... */
     size_t n_counters OVS_GUARDED;      /* ...of which counter actions. */
     unsigned int next_id OVS_GUARDED;
+
+    /* The Geneve TLV option object, while rules match its option. */
+    struct mlx5dv_devx_obj *geneve_obj OVS_GUARDED;
+    struct hw_geneve_opt geneve_opt OVS_GUARDED;
+    unsigned int geneve_refs OVS_GUARDED;
 };
 
 static void hw_pipe_matcher_free(struct hw_pipe_matcher *);
@@ -641,4 +647,59 @@ hw_pipeline_format(const struct hw_pipeline *p_, struct ds *s)
     ovs_mutex_unlock(&p->mutex);
     free(ms);
     free(as);
+}
+
+int
+hw_pipeline_geneve_opt_ref(struct hw_pipeline *p,
+                           const struct hw_geneve_opt *opt, struct ds *reason)
+{
+    const struct hw_dev_ops *ops = p->dev.ops;
+    int error = 0;
+
+    ovs_mutex_lock(&p->mutex);
+    if (p->geneve_refs) {
+        if (memcmp(&p->geneve_opt, opt, sizeof *opt)) {
+            ds_put_format(reason, "the device's Geneve option parser is set "
+                          "to class %#"PRIx16" type %#"PRIx8" (one option "
+                          "per device)", ntohs(p->geneve_opt.opt_class),
+                          p->geneve_opt.type);
+            error = EBUSY;
+        } else {
+            p->geneve_refs++;
+        }
+    } else if (!ops->dr_geneve_opt_create) {
+        ds_put_cstr(reason, "the device has no Geneve option parser");
+        error = EOPNOTSUPP;
+    } else {
+        error = ops->dr_geneve_opt_create(p->dev.ctx, opt->opt_class,
+                                          opt->type, opt->len,
+                                          &p->geneve_obj);
+        if (error) {
+            ds_put_format(reason, "dr_geneve_opt_create: %s",
+                          ovs_strerror(error));
+            p->geneve_obj = NULL;
+        } else {
+            p->geneve_opt = *opt;
+            p->geneve_refs = 1;
+        }
+    }
+    ovs_mutex_unlock(&p->mutex);
+    return error;
+}
+
+void
+hw_pipeline_geneve_opt_unref(struct hw_pipeline *p)
+{
+    ovs_mutex_lock(&p->mutex);
+    ovs_assert(p->geneve_refs);
+    if (!--p->geneve_refs) {
+        int error = p->dev.ops->dr_geneve_opt_destroy(p->geneve_obj);
+
+        /* A parser setting the device keeps only costs the next option
+         * another class: log it and forget it, as for a table. */
+        hw_pipe_destroy_warn(p, "Geneve option object", error);
+        p->geneve_obj = NULL;
+        memset(&p->geneve_opt, 0, sizeof p->geneve_opt);
+    }
+    ovs_mutex_unlock(&p->mutex);
 }

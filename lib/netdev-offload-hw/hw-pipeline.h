@@ -81,6 +81,16 @@ int hw_pipeline_action_ref(struct hw_pipeline *p,
 void hw_pipeline_action_unref(struct hw_pipeline *p, struct hw_pipe_action *);
 struct mlx5dv_dr_action *hw_pipe_action_dr(const struct hw_pipe_action *);
 
+/* Takes a reference to the device's Geneve option parser set to 'opt',
+ * creating its object (dr_geneve_opt_create) with the first reference.
+ * The device has one: while it is set to another option, returns EBUSY.
+ * Returns 0, or an errno value with a reason appended to 'reason'. */
+struct hw_geneve_opt;
+int hw_pipeline_geneve_opt_ref(struct hw_pipeline *p,
+                               const struct hw_geneve_opt *opt,
+                               struct ds *reason);
+void hw_pipeline_geneve_opt_unref(struct hw_pipeline *p);
+
 /* Append "matcher #ID (DOMAIN level L priority P)" and "ACTION#ID" to
  * 's', for netdev-hw/dump-rules. */
 void hw_pipe_matcher_format(const struct hw_pipe_matcher *, struct ds *s);

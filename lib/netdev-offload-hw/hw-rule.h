@@ -97,6 +97,16 @@ struct hw_ext_key {
     uint8_t icmp_code;
     ovs_be16 tci2;              /* The second VLAN tag's TCI (behind the
                                  * one of 'eth.tci'). */
+    uint8_t csum_ok;            /* HW_CSUM_OK_* bits the device sets when
+                                 * its checks of the packet pass. */
+};
+
+/* The integrity bits of the mlx5 matcher (outer or inner layer). */
+enum hw_csum_ok_bits {
+    HW_CSUM_OK_L4_CSUM = 1 << 0,    /* TCP or UDP checksum right. */
+    HW_CSUM_OK_IPV4_CSUM = 1 << 1,  /* IPv4 header checksum right. */
+    HW_CSUM_OK_L4 = 1 << 2,         /* L4 header and length sane. */
+    HW_CSUM_OK_L3 = 1 << 3,         /* L3 header and length sane. */
 };
 
 /* One layer of headers (the outer ones; the inner ones behind a tunnel). */
@@ -118,12 +128,33 @@ enum hw_tunnel_type {
     HW_TUNNEL_NONE,
     HW_TUNNEL_VXLAN,            /* UDP to a VXLAN port, VXLAN_TUNNEL spec. */
     HW_TUNNEL_GRE,              /* IP protocol 47, GRE spec. */
+    HW_TUNNEL_GENEVE,           /* UDP to the Geneve port: the mlx5 matcher
+                                 * only (verbs has no Geneve spec). */
 };
 
 struct hw_tunnel_key {
-    ovs_be32 vni;               /* VXLAN: VNI in the low 24 bits. */
+    ovs_be32 vni;               /* VXLAN, Geneve: VNI in the low 24 bits. */
     ovs_be16 gre_protocol;      /* GRE: 0x6558 (L2), 0x0800, 0x86dd. */
     ovs_be32 gre_key;           /* GRE key. */
+
+    /* Geneve (dr only). */
+    ovs_be16 geneve_protocol;   /* Protocol type (0x6558). */
+    uint8_t geneve_opt_len;     /* Length of the options, in 4-byte words
+                                 * (6 bits). */
+    uint8_t geneve_oam;         /* The O bit (1 bit). */
+    uint8_t geneve_opt_exist;   /* 1: the packet has the option the
+                                 * device's parser is set to (1 bit). */
+    ovs_be32 geneve_opt_data;   /* That option's 4 data bytes. */
+};
+
+/* The Geneve option the device's parser must be set to for a rule that
+ * matches 'geneve_opt_exist' or 'geneve_opt_data': mlx5 samples the data
+ * of one option, chosen per device by a Geneve TLV option object. */
+struct hw_geneve_opt {
+    ovs_be16 opt_class;
+    uint8_t type;
+    uint8_t len;                /* Data length in 4-byte words; 0: the
+                                 * rule needs no option parser. */
 };
 
 /* Packet reformat, as mlx5dv_create_flow_action_packet_reformat() types:
@@ -192,6 +223,7 @@ struct hw_rule {
 
     enum hw_tunnel_type tunnel;
     struct hw_tunnel_key tnl, tnl_mask;
+    struct hw_geneve_opt geneve_opt;
     struct hw_headers inner;    /* Behind the tunnel, if 'tunnel'. */
 
     /* dr only. */

@@ -127,6 +127,7 @@ parse_push_header(const struct ovs_action_push_tnl *data, bool l3,
     uint8_t proto;
 
     if (data->tnl_type != OVS_VPORT_TYPE_VXLAN
+        && data->tnl_type != OVS_VPORT_TYPE_GENEVE
         && data->tnl_type != OVS_VPORT_TYPE_GRE
         && data->tnl_type != OVS_VPORT_TYPE_IP6GRE) {
         return PUSH_REFUSE(reason, "tnl_push of tunnel type %s not supported",
@@ -193,16 +194,25 @@ parse_push_header(const struct ovs_action_push_tnl *data, bool l3,
                            " not supported", ntohs(eth.eth_type));
     }
 
-    if (data->tnl_type == OVS_VPORT_TYPE_VXLAN) {
+    if (data->tnl_type == OVS_VPORT_TYPE_VXLAN
+        || data->tnl_type == OVS_VPORT_TYPE_GENEVE) {
+        bool geneve = data->tnl_type == OVS_VPORT_TYPE_GENEVE;
+        const char *name = geneve ? "Geneve" : "VXLAN";
         struct udp_header udp;
+        size_t tnl_len = 8;
 
-        need = ofs + UDP_HEADER_LEN + sizeof(struct vxlanhdr);
+        /* Geneve: the fixed 8 bytes and the options, which the NIC copies
+         * with the rest. */
+        if (geneve && data->header_len > ofs + UDP_HEADER_LEN) {
+            tnl_len += (h[ofs + UDP_HEADER_LEN] & 0x3f) * 4;
+        }
+        need = ofs + UDP_HEADER_LEN + tnl_len;
         if (proto != IPPROTO_UDP || data->header_len != need) {
-            return PUSH_REFUSE(reason, "tnl_push VXLAN header malformed");
+            return PUSH_REFUSE(reason, "tnl_push %s header malformed", name);
         }
         if (l3) {
-            return PUSH_REFUSE(reason, "tnl_push of an L3 packet into VXLAN "
-                               "not supported");
+            return PUSH_REFUSE(reason, "tnl_push of an L3 packet into %s "
+                               "not supported", name);
         }
         memcpy(&udp, h + ofs, sizeof udp);
         if (udp.udp_csum) {

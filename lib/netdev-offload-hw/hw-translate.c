@@ -24,6 +24,7 @@
 #include "dp-packet.h"
 #include "flow.h"
 #include "hash.h"
+#include "hw-dev.h"
 #include "hw-rule.h"
 #include "hw-translate-private.h"
 #include "netlink.h"
@@ -244,7 +245,16 @@ xlate_metadata(struct xlate_ctx *ctx, const struct hw_translate_params *p)
  *   - the key flag is consumed: VXLAN always has it; a GRE flow's tun_id is
  *     matched as the GRE key (mlx5 reads a missing key as 0, which is what
  *     OVS's port lookup, keyed on tun_id only, does too);
- *   - "+oam" is refused. */
+ *   - "+oam" is refused.
+ * With the mlx5 matcher (the pipeline of tables), "+csum" is taken
+ * where the device has the checksum-ok bits: the rule then takes only the
+ * packets whose outer checksums the device found right (the L4 one, and
+ * the IPv4 header's), and the others go to software, which checks them.
+ * Geneve, which only the mlx5 matcher has, matches the O bit exactly
+ * (its OAM flag) and its options (xlate_geneve_opts()). */
+static int xlate_geneve_opts(struct xlate_ctx *,
+                             const struct hw_translate_params *);
+
 static int
 xlate_tunnel(struct xlate_ctx *ctx, const struct hw_translate_params *p)
 {
@@ -258,6 +268,16 @@ xlate_tunnel(struct xlate_ctx *ctx, const struct hw_translate_params *p)
     uint64_t tun_id = ntohll(key->tun_id & mask->tun_id);
 
     rule->tunnel = p->vport;
+    if (p->vport == HW_TUNNEL_GENEVE) {
+        if (!ctx->pipeline) {
+            return REFUSE(ctx, "Geneve match needs the pipeline of tables "
+                          "(options:steering=dr): verbs has no Geneve "
+                          "spec");
+        } else if (!(p->parse & HW_DR_PARSE_GENEVE)) {
+            return REFUSE(ctx, "the device's parser does not recognise "
+                          "Geneve");
+        }
+    }
 
     /* Outer addresses. */
     if (mask->ip_dst) {
@@ -313,24 +333,43 @@ xlate_tunnel(struct xlate_ctx *ctx, const struct hw_translate_params *p)
         return REFUSE(ctx, "%s match on tun_id not supported",
                       mask->tun_id ? "partial" : "missing");
     }
-    if (flags & FLOW_TNL_F_OAM) {
+    if (p->vport == HW_TUNNEL_GENEVE) {
+        if (mask->flags & FLOW_TNL_F_OAM) {
+            rule->tnl.geneve_oam = !!(flags & FLOW_TNL_F_OAM);
+            rule->tnl_mask.geneve_oam = 1;
+        }
+    } else if (flags & FLOW_TNL_F_OAM) {
         return REFUSE(ctx, "match on tunnel OAM flag not supported");
-    } else if (flags & FLOW_TNL_F_CSUM) {
+    }
+    if (!(flags & FLOW_TNL_F_CSUM)) {
+        /* Consumed, see above. */
+    } else if (ctx->pipeline && p->parse & HW_DR_PARSE_CSUM_OK) {
+        uint8_t ok = HW_CSUM_OK_L4 | HW_CSUM_OK_L4_CSUM;
+
+        if (outer->present & HW_HDR_IPV4) {
+            ok |= HW_CSUM_OK_L3 | HW_CSUM_OK_IPV4_CSUM;
+        }
+        outer->ext.csum_ok = ok;
+        outer->ext_mask.csum_ok = ok;
+    } else {
         return REFUSE(ctx, "tunnel with checksum not supported: the NIC "
                       "would not verify it");
     }
     mask->flags &= ~(FLOW_TNL_F_OAM | FLOW_TNL_F_DONT_FRAGMENT
                      | FLOW_TNL_F_CSUM | FLOW_TNL_F_KEY);
 
-    if (p->vport == HW_TUNNEL_VXLAN) {
+    if (p->vport == HW_TUNNEL_VXLAN || p->vport == HW_TUNNEL_GENEVE) {
+        bool geneve = p->vport == HW_TUNNEL_GENEVE;
+        const char *name = geneve ? "Geneve" : "VXLAN";
+
         if (l3) {
             return REFUSE(ctx, "match on packet_type %#"PRIx32" behind "
-                          "VXLAN not supported",
-                          ntohl(ctx->key->packet_type));
+                          "%s not supported", ntohl(ctx->key->packet_type),
+                          name);
         } else if (tun_id >= 1u << 24) {
             return REFUSE(ctx, "tun_id %#"PRIx64" is not a VNI", tun_id);
         } else if (!p->vport_udp_port) {
-            return REFUSE(ctx, "VXLAN vport without UDP port");
+            return REFUSE(ctx, "%s vport without UDP port", name);
         }
         /* VNI in the low 24 bits, big-endian (hw-apis.md 1.4). */
         rule->tnl.vni = htonl(tun_id);
@@ -343,6 +382,17 @@ xlate_tunnel(struct xlate_ctx *ctx, const struct hw_translate_params *p)
                           ntohs(key->tp_dst & mask->tp_dst));
         }
         mask->tp_dst = htons(0);
+        if (geneve) {
+            int error;
+
+            /* The software pop drops every other protocol. */
+            rule->tnl.geneve_protocol = htons(ETH_TYPE_TEB);
+            rule->tnl_mask.geneve_protocol = OVS_BE16_MAX;
+            error = xlate_geneve_opts(ctx, p);
+            if (error) {
+                return error;
+            }
+        }
     } else if (p->vport == HW_TUNNEL_GRE) {
         ovs_be16 inner_type = htons(ETH_TYPE_TEB);
 
@@ -389,6 +439,83 @@ xlate_tunnel(struct xlate_ctx *ctx, const struct hw_translate_params *p)
         rule->reformat = HW_REFORMAT_L2_DECAP;
         rule->reformat_len = 0;
     }
+    return 0;
+}
+
+/* Geneve options.
+ *
+ * dpif-netdev keeps a Geneve packet's options as they were on the wire
+ * (FLOW_TNL_F_UDPIF) and a flow matches their whole length exactly and
+ * each option's class, type and length exactly, its data under a mask.
+ * The device matches the options' length and the data of one option of 4
+ * bytes, the one its parser is set to (struct hw_geneve_opt); OVN sends
+ * exactly one such option.  So a flow is taken with no option or with
+ * one 4-byte option.  Its rule matches the option's data in full, what the
+ * flow leaves unmasked as 0: the packets it takes then carry exactly the
+ * options hw_translate_tunnel_restore() gives back, and the others go to
+ * software. */
+static int
+xlate_geneve_opts(struct xlate_ctx *ctx, const struct hw_translate_params *p)
+{
+    const struct flow_tnl *key = &ctx->key->tunnel;
+    struct flow_tnl *mask = &ctx->mask.tunnel;
+    struct hw_rule *rule = ctx->rule;
+    const struct geneve_opt *opt = key->metadata.opts.gnv;
+    const struct geneve_opt *opt_mask = mask->metadata.opts.gnv;
+    size_t len = key->metadata.present.len;
+    ovs_be32 data, data_mask;
+    size_t n_opts = 0;
+
+    if (!(key->flags & FLOW_TNL_F_UDPIF)) {
+        return REFUSE(ctx, "Geneve options not in wire format");
+    } else if (mask->metadata.present.len != UINT8_MAX) {
+        return REFUSE(ctx, "Geneve options matched in part: the NIC could "
+                      "not restore them");
+    }
+    for (size_t ofs = 0; ofs < len; n_opts++) {
+        const struct geneve_opt *o = (const void *) ((const uint8_t *) opt
+                                                     + ofs);
+
+        ofs += sizeof *o + o->length * 4;
+    }
+
+    rule->tnl_mask.geneve_opt_len = 0x3f;
+    if (n_opts > 1) {
+        return REFUSE(ctx, "%"PRIuSIZE" Geneve options: the device's parser "
+                      "matches one", n_opts);
+    } else if (n_opts == 1) {
+        if (len != sizeof *opt + 4) {
+            return REFUSE(ctx, "Geneve option of %"PRIuSIZE" bytes: the "
+                          "device's parser matches 4", len - sizeof *opt);
+        } else if (opt_mask->opt_class != OVS_BE16_MAX
+                   || opt_mask->type != UINT8_MAX
+                   || opt_mask->length != 0x1f) {
+            return REFUSE(ctx, "Geneve option class, type or length "
+                          "matched in part");
+        }
+        memcpy(&data, opt + 1, sizeof data);
+        memcpy(&data_mask, opt_mask + 1, sizeof data_mask);
+        if (!data_mask) {
+            return REFUSE(ctx, "Geneve option class %#"PRIx16" type %#"PRIx8
+                          " data not matched: the NIC could not restore it",
+                          ntohs(opt->opt_class), opt->type);
+        } else if (!(p->parse & HW_DR_PARSE_GENEVE_OPT)) {
+            return REFUSE(ctx, "Geneve option class %#"PRIx16" type %#"PRIx8
+                          ": the device's parser matches no Geneve option",
+                          ntohs(opt->opt_class), opt->type);
+        }
+        rule->geneve_opt.opt_class = opt->opt_class;
+        rule->geneve_opt.type = opt->type;
+        rule->geneve_opt.len = 1;
+        rule->tnl.geneve_opt_exist = 1;
+        rule->tnl_mask.geneve_opt_exist = 1;
+        rule->tnl.geneve_opt_data = data & data_mask;
+        rule->tnl_mask.geneve_opt_data = OVS_BE32_MAX;
+    }
+    rule->tnl.geneve_opt_len = len / 4;
+
+    mask->flags &= ~FLOW_TNL_F_UDPIF;
+    memset(&mask->metadata, 0, sizeof mask->metadata);
     return 0;
 }
 
@@ -1054,14 +1181,34 @@ hw_translate_tunnel_restore(const struct match *match,
      * matches them, otherwise what the tunnel type implies. */
     flags = key->flags & mask->flags & FLOW_TNL_F_MASK;
     if (!(mask->flags & FLOW_TNL_F_KEY)
-        && (params->vport == HW_TUNNEL_VXLAN || tnl->tun_id)) {
+        && (params->vport == HW_TUNNEL_VXLAN
+            || params->vport == HW_TUNNEL_GENEVE || tnl->tun_id)) {
         flags |= FLOW_TNL_F_KEY;
+    }
+
+    /* Geneve: the options the rule matched, with the option's data as
+     * the rule matched it (xlate_geneve_opts()). */
+    if (params->vport == HW_TUNNEL_GENEVE
+        && key->flags & FLOW_TNL_F_UDPIF
+        && key->metadata.present.len <= sizeof restore->opts) {
+        const uint8_t *k = (const uint8_t *) key->metadata.opts.gnv;
+        const uint8_t *m = (const uint8_t *) mask->metadata.opts.gnv;
+        size_t len = key->metadata.present.len;
+
+        flags |= FLOW_TNL_F_UDPIF;
+        restore->udpif = true;
+        restore->opts_len = len;
+        memcpy(restore->opts, k, len);
+        for (size_t i = sizeof(struct geneve_opt); i < len; i++) {
+            restore->opts[i] &= m[i];
+        }
     }
     tnl->flags = flags;
 
     /* The UDP source port is lost with the header; no flow matches it. */
     tnl->tp_src = htons(0);
     tnl->tp_dst = (params->vport == HW_TUNNEL_VXLAN
+                   || params->vport == HW_TUNNEL_GENEVE
                    ? params->vport_udp_port : htons(0));
 
     restore->packet_type = (match->wc.masks.packet_type

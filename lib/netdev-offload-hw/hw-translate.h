@@ -56,6 +56,11 @@ struct hw_translate_params {
      * may match the TTL or hop limit, the fragment bit, TCP flags and ICMP
      * type and code, which verbs cannot. */
     bool pipeline;
+
+    /* With 'pipeline': what the device's parser recognises
+     * (HW_DR_PARSE_* of hw-dev.h): Geneve, one Geneve option, the
+     * checksum-ok bits. */
+    uint32_t parse;
 };
 
 /* Translates 'match' and 'actions' into 'rule'.  Returns 0 on success.  On
@@ -73,8 +78,17 @@ void hw_translate_mask_map(const struct flow *mask, struct flowmap *map);
 /* What a packet decapsulated by the rule of a vport flow must get back in
  * hw_miss_packet_recover() so that the datapath sees it as the software
  * tnl_pop would have left it. */
+/* The most Geneve option bytes a rule can restore: one option of 4 data
+ * bytes, what the device's parser matches. */
+#define HW_GENEVE_MAX_OPTS 8
+
 struct hw_tunnel_restore {
     struct flow_tnl tunnel;     /* Up to, not including, 'metadata'. */
+    bool udpif;                 /* Geneve: 'opts' are the packet's options
+                                 * as they were on the wire
+                                 * (FLOW_TNL_F_UDPIF). */
+    uint8_t opts_len;           /* Bytes of 'opts'. */
+    uint8_t opts[HW_GENEVE_MAX_OPTS];
     ovs_be32 packet_type;       /* PT_ETH, or the L3 type of an L3 decap
                                  * (whose 14-byte placeholder Ethernet
                                  * header recovery removes). */
@@ -146,7 +160,7 @@ struct hw_push {
 
 /* Looks for a tunnel push in 'actions' of a flow whose ingress rule
  * hw_translate_flow() made as 'ingress'.  Returns 0 and fills 'push' if the
- * NIC can do the push: exactly one tnl_push of a VXLAN or GRE header
+ * NIC can do the push: exactly one tnl_push of a VXLAN, Geneve or GRE header
  * (IPv4 or IPv6 outer, no UDP checksum, no GRE checksum or sequence number),
  * no action before it that changes the packet (but a pop_eth right before
  * it, for GRE carrying L3), and exactly one output after it, to

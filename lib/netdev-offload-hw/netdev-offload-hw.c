@@ -372,6 +372,8 @@ hw_offload_vport_tunnel(const struct netdev *netdev)
         return HW_TUNNEL_VXLAN;
     } else if (!strcmp(type, "gre") || !strcmp(type, "ip6gre")) {
         return HW_TUNNEL_GRE;
+    } else if (!strcmp(type, "geneve")) {
+        return HW_TUNNEL_GENEVE;
     }
     return HW_TUNNEL_NONE;
 }
@@ -865,6 +867,13 @@ hw_offload_vport_put(struct netdev *netdev, struct hw_offload_port *port,
                       ntohs(params.vport_udp_port));
         netdev_close(phys);
         phys = NULL;
+    } else if (phys && port->tunnel == HW_TUNNEL_GENEVE
+               && params.vport_udp_port != htons(HW_GENEVE_PORT)) {
+        /* Nor Geneve. */
+        ds_put_format(&reason, "Geneve on UDP port %"PRIu16" not supported",
+                      ntohs(params.vport_udp_port));
+        netdev_close(phys);
+        phys = NULL;
     }
     if (!phys) {
         hw_offload_put_failed(netdev, port, match, ufid, info->flow_mark,
@@ -1339,6 +1348,11 @@ hw_offload_recover_tagged(struct netdev *netdev, struct dp_packet *packet,
     pkt_metadata_init_tnl(md);
     memcpy(&md->tunnel, &rec->restore.tunnel,
            offsetof(struct flow_tnl, metadata));
+    if (rec->restore.udpif) {
+        md->tunnel.metadata.present.len = rec->restore.opts_len;
+        memcpy(md->tunnel.metadata.opts.gnv, rec->restore.opts,
+               rec->restore.opts_len);
+    }
     md->in_port.odp_port = rec->vport;
     if (rec->l3) {
         /* An L3 decap puts a placeholder Ethernet header in front of the

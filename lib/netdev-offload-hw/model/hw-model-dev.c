@@ -316,8 +316,8 @@ model_total_objects(const struct model_dev *dev)
 
 /* The pipeline's way into its device (hw-model-dr.h). */
 
-BUILD_ASSERT_DECL(MODEL_OP_DR_COUNTER_DESTROY - MODEL_OP_DR_DOMAIN_CREATE + 1
-                  == HW_MODEL_DR_N_OPS);
+BUILD_ASSERT_DECL(MODEL_OP_DR_GENEVE_OPT_DESTROY
+                  - MODEL_OP_DR_DOMAIN_CREATE + 1 == HW_MODEL_DR_N_OPS);
 
 struct hw_model_dr *
 hw_model_dr_lock(struct ibv_context *ctx, enum hw_model_dr_op op,
@@ -460,6 +460,7 @@ model_fill_objects(struct model_dev *dev, struct hw_model_objects *objs)
     objs->dr_rule = dr.rule;
     objs->dr_action = dr.action;
     objs->dr_counter = dr.counter;
+    objs->dr_geneve_opt = dr.geneve_opt;
     objs->pd = dev->n_objs[MODEL_PD];
     objs->cq = dev->n_objs[MODEL_CQ];
     objs->wq = dev->n_objs[MODEL_WQ];

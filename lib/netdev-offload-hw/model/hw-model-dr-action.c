@@ -919,3 +919,57 @@ hw_model_dr_counter_destroy(struct mlx5dv_devx_obj *obj)
     dr_leave(dr);
     return error;
 }
+
+/* The Geneve TLV option object. */
+
+int
+hw_model_dr_geneve_opt_create(struct ibv_context *ctx, ovs_be16 opt_class,
+                              uint8_t type, uint8_t len,
+                              struct mlx5dv_devx_obj **objp)
+{
+    struct dr_geneve_opt *opt;
+    struct hw_model_dr *dr;
+    int error;
+
+    *objp = NULL;
+    dr = hw_model_dr_lock(ctx, HW_MODEL_DR_GENEVE_OPT_CREATE, &error);
+    if (!error && !(dr->caps.dr_parse & HW_DR_PARSE_GENEVE_OPT)) {
+        error = dr_reject(dr, EOPNOTSUPP, "dr_geneve_opt_create: the "
+                          "parser has no Geneve option");
+    } else if (!error && (!len || len > 31)) {
+        error = dr_reject(dr, EINVAL, "dr_geneve_opt_create: option length "
+                          "%"PRIu8" words (1 to 31)", len);
+    } else if (!error && dr->geneve_opt) {
+        error = dr_reject(dr, ENOMEM, "dr_geneve_opt_create: the device "
+                          "holds one Geneve option object");
+    }
+    if (!error) {
+        opt = xzalloc(sizeof *opt);
+        opt->opt_class = opt_class;
+        opt->type = type;
+        opt->len = len;
+        dr_obj_add(dr, &opt->obj, DR_GENEVE_OPT);
+        dr->geneve_opt = opt;
+        *objp = (struct mlx5dv_devx_obj *) opt;
+    }
+    hw_model_dr_unlock(ctx);
+    return error;
+}
+
+int
+hw_model_dr_geneve_opt_destroy(struct mlx5dv_devx_obj *obj)
+{
+    struct dr_geneve_opt *opt;
+    struct hw_model_dr *dr;
+    int error;
+
+    opt = dr_enter_destroy(obj, HW_MODEL_DR_GENEVE_OPT_DESTROY, DR_GENEVE_OPT,
+                           &dr, &error);
+    if (opt) {
+        dr->geneve_opt = NULL;
+        dr_obj_remove(dr, &opt->obj);
+        free(opt);
+    }
+    dr_leave(dr);
+    return error;
+}

@@ -256,9 +256,117 @@ dr_fill_l34(const uint8_t *data, size_t len, const struct hw_model_layer *l,
     }
 }
 
-/* Builds the fte_match_param bytes of 'pkt' into 'm'. */
+/* The integrity bits of the layer 'l' (outer): whether its IP header and
+ * length are sane, its IPv4 header checksum right, its TCP or UDP header
+ * whole and its checksum right.  The model's choice: a UDP checksum of 0
+ * (none) is right. */
+static uint8_t
+dr_ok_bits(const uint8_t *data, size_t len, const struct hw_model_layer *l)
+{
+    const uint8_t *ip = data + l->l3_ofs;
+    size_t l3_len, l4_len, hlen;
+    uint8_t bits = 0;
+    uint32_t sum;
+
+    if (!l->ip_version || l->l3_ofs > len) {
+        return 0;
+    }
+    if (l->ip_version == 4) {
+        hlen = (ip[0] & 0x0f) * 4;
+        if (len - l->l3_ofs < IP_HEADER_LEN || hlen < IP_HEADER_LEN
+            || hlen > len - l->l3_ofs) {
+            return 0;
+        }
+        l3_len = dr_match_get16(ip + 2);
+        if (l3_len < hlen || l3_len > len - l->l3_ofs) {
+            return 0;
+        }
+        bits |= 0x08;
+        if (!csum(ip, hlen)) {
+            bits |= 0x02;
+        }
+    } else {
+        hlen = IPV6_HEADER_LEN;
+        if (len - l->l3_ofs < hlen) {
+            return 0;
+        }
+        l3_len = hlen + dr_match_get16(ip + 4);
+        if (l3_len > len - l->l3_ofs) {
+            return 0;
+        }
+        bits |= 0x08;
+    }
+
+    if (!l->has_l4 || l->is_fragment
+        || (l->ip_proto != IPPROTO_UDP && l->ip_proto != IPPROTO_TCP)) {
+        return bits;
+    }
+    l4_len = l3_len - (l->l4_ofs - l->l3_ofs);
+    if (l->ip_proto == IPPROTO_UDP) {
+        const uint8_t *udp = data + l->l4_ofs;
+
+        if (dr_match_get16(udp + 4) != l4_len) {
+            return bits;
+        }
+        bits |= 0x04;
+        if (!dr_match_get16(udp + 6)) {
+            return bits | 0x01;
+        }
+    } else {
+        bits |= 0x04;
+    }
+    sum = (l->ip_version == 4
+           ? packet_csum_pseudoheader(ALIGNED_CAST(const struct ip_header *,
+                                                   ip))
+           : packet_csum_pseudoheader6(
+                 ALIGNED_CAST(const struct ovs_16aligned_ip6_hdr *, ip)));
+    sum = csum_continue(sum, data + l->l4_ofs, l4_len);
+    if (!csum_finish(sum)) {
+        bits |= 0x01;
+    }
+    return bits;
+}
+
+/* Fills the Geneve fields of 'misc' and 'misc3' from 'p', the option data
+ * from the first option that is the one 'opt' sets, if any. */
 static void
-dr_build_match(const struct dr_pkt *pkt, uint8_t m[DR_MATCH_SIZE])
+dr_fill_geneve(const uint8_t *data, const struct hw_model_parsed *p,
+               const struct dr_geneve_opt *opt, uint8_t *misc,
+               uint8_t *misc3)
+{
+    uint32_t vni = ntohl(p->vxlan_vni) & 0xffffff;
+    size_t ofs = p->tunnel_ofs + 8;
+    size_t end = p->tunnel_ofs + p->tunnel_len;
+
+    misc[DR_MISC_GENEVE_VNI] = vni >> 16;
+    misc[DR_MISC_GENEVE_VNI + 1] = vni >> 8;
+    misc[DR_MISC_GENEVE_VNI + 2] = vni;
+    misc[DR_MISC_GENEVE_FLAGS] = p->geneve_flags & 0x80 ? 0x01 : 0;
+    misc[DR_MISC_GENEVE_OPT_LEN] = p->geneve_opt_len;
+    memcpy(misc + DR_MISC_GENEVE_PROTOCOL, &p->geneve_protocol, 2);
+
+    while (opt && end - ofs >= 4) {
+        const uint8_t *o = data + ofs;
+        size_t o_len = (o[3] & 0x1f) * 4;
+
+        if (end - ofs - 4 < o_len) {
+            break;
+        }
+        if (!memcmp(o, &opt->opt_class, 2) && o[2] == opt->type
+            && o_len == opt->len * 4u) {
+            misc[DR_MISC_GENEVE_FLAGS] |= 0x02;
+            memcpy(misc3 + DR_MISC3_GENEVE_OPT_DATA, o + 4, 4);
+            break;
+        }
+        ofs += 4 + o_len;
+    }
+}
+
+/* Builds the fte_match_param bytes of 'pkt' into 'm'; 'geneve' is the
+ * option the device's parser samples, if any. */
+static void
+dr_build_match(const struct dr_pkt *pkt, const struct dr_geneve_opt *geneve,
+               uint8_t m[DR_MATCH_SIZE])
 {
     const struct hw_model_parsed *p = &pkt->parsed;
     const uint8_t *data = dp_packet_data(pkt->packet);
@@ -281,6 +389,7 @@ dr_build_match(const struct dr_pkt *pkt, uint8_t m[DR_MATCH_SIZE])
                 misc + DR_MISC_OUTER_FLOW_LABEL,
                 misc3 + DR_MISC3_OUTER_TCP_SEQ,
                 misc3 + DR_MISC3_OUTER_TCP_ACK, misc3);
+    m[DR_OUTER + DR_L24_OK_BITS] = dr_ok_bits(data, len, &outer);
 
     dr_put16(misc + DR_MISC_SOURCE_PORT, pkt->source_port);
     for (int i = 0; i < HW_MODEL_N_MPLS_POS; i++) {
@@ -308,6 +417,8 @@ dr_build_match(const struct dr_pkt *pkt, uint8_t m[DR_MATCH_SIZE])
                                    | (flags & 0x1000 ? 0x10 : 0));
         memcpy(misc + DR_MISC_GRE_PROTOCOL, &p->gre_protocol, 2);
         memcpy(misc + DR_MISC_GRE_KEY, &p->gre_key, 4);
+    } else if (p->tunnel == HW_MODEL_TUNNEL_GENEVE) {
+        dr_fill_geneve(data, p, geneve, misc, misc3);
     }
     if (p->tunnel != HW_MODEL_TUNNEL_NONE
         && p->inner_type != HW_MODEL_INNER_NONE) {
@@ -363,14 +474,15 @@ dr_lookup(const struct ovs_list *matchers, const uint8_t *pkt, bool tunnel)
 }
 
 static struct dr_rule *
-dr_lookup_pkt(const struct ovs_list *matchers, const struct dr_pkt *pkt)
+dr_lookup_pkt(const struct hw_model_dr *dr, const struct ovs_list *matchers,
+              const struct dr_pkt *pkt)
 {
     uint8_t match[DR_MATCH_SIZE];
 
     if (ovs_list_is_empty(matchers)) {
         return NULL;
     }
-    dr_build_match(pkt, match);
+    dr_build_match(pkt, dr->geneve_opt, match);
     return dr_lookup(matchers, match,
                      pkt->parsed.tunnel != HW_MODEL_TUNNEL_NONE);
 }
@@ -919,7 +1031,7 @@ static void
 dr_run_table(struct dr_walk *w, const struct dr_table *table,
              struct dr_pkt *pkt)
 {
-    struct dr_rule *rule = dr_lookup_pkt(&table->matchers, pkt);
+    struct dr_rule *rule = dr_lookup_pkt(w->dr, &table->matchers, pkt);
 
     if (rule) {
         dr_run_rule(w, rule, pkt);
@@ -933,7 +1045,7 @@ static void
 dr_nic_root(struct dr_walk *w, enum mlx5dv_dr_domain_type type,
             struct dr_pkt *pkt)
 {
-    struct dr_rule *rule = dr_lookup_pkt(&w->dr->roots[type], pkt);
+    struct dr_rule *rule = dr_lookup_pkt(w->dr, &w->dr->roots[type], pkt);
     bool egress = type == MLX5DV_DR_DOMAIN_TYPE_NIC_TX;
     struct hw_model_verdict verdict;
 
@@ -1004,7 +1116,7 @@ hw_model_dr_receive(struct hw_model_dr *dr,
 
     dr_walk_init(&w, dr, steering, stats, result, &pkt, packet,
                  HW_MODEL_DR_WIRE_VPORT);
-    rule = dr_lookup_pkt(fdb, &pkt);
+    rule = dr_lookup_pkt(dr, fdb, &pkt);
     if (rule) {
         dr_run_rule(&w, rule, &pkt);
     } else {

@@ -51,6 +51,9 @@
                                  * tcp_flags 9 bits. */
 #define DR_L24_TCP_SPORT 20
 #define DR_L24_TCP_DPORT 22
+#define DR_L24_OK_BITS 26       /* ipv4_ihl 0xf0, then l3_ok 0x08, l4_ok
+                                 * 0x04, ipv4_checksum_ok 0x02,
+                                 * l4_checksum_ok 0x01. */
 #define DR_L24_TTL 27
 #define DR_L24_UDP_SPORT 28
 #define DR_L24_UDP_DPORT 30
@@ -67,6 +70,11 @@
 #define DR_MISC_GRE_PROTOCOL 14
 #define DR_MISC_GRE_KEY 16
 #define DR_MISC_VXLAN_VNI 20    /* 24 bits. */
+#define DR_MISC_GENEVE_VNI 24   /* 24 bits, then option_0_exist 0x02 and
+                                 * oam 0x01. */
+#define DR_MISC_GENEVE_FLAGS 27
+#define DR_MISC_GENEVE_OPT_LEN 37       /* Low 6 bits. */
+#define DR_MISC_GENEVE_PROTOCOL 38
 #define DR_MISC_OUTER_FLOW_LABEL 28     /* Low 20 bits. */
 #define DR_MISC_INNER_FLOW_LABEL 32
 
@@ -83,6 +91,7 @@
 #define DR_MISC3_ICMP_DATA 24
 #define DR_MISC3_ICMPV6_DATA 28
 #define DR_MISC3_ICMP_TYPE 32   /* Then icmp_code, icmpv6_type, _code. */
+#define DR_MISC3_GENEVE_OPT_DATA 36
 
 #define DR_N_REG_C 8
 
@@ -93,6 +102,7 @@ enum dr_kind {
     DR_RULE,
     DR_ACTION,
     DR_COUNTER,
+    DR_GENEVE_OPT,
     DR_N_KINDS
 };
 
@@ -118,6 +128,17 @@ struct hw_model_dr {
     /* The root (level 0) of each domain type: the matchers of every level-0
      * table of every domain of that type, by priority then creation. */
     struct ovs_list roots[HW_DR_N_DOMAINS];
+
+    /* The Geneve option the parser samples (geneve_tlv_option_0_data),
+     * while its object exists. */
+    struct dr_geneve_opt *geneve_opt;
+};
+
+struct dr_geneve_opt {
+    struct dr_obj obj;
+    ovs_be16 opt_class;
+    uint8_t type;
+    uint8_t len;                /* Data length, 4-byte words (1..31). */
 };
 
 struct dr_domain {

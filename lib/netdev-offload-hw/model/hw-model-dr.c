@@ -67,10 +67,16 @@ COVERAGE_DEFINE(hw_model_dr_reject);
  *     for verbs rules).
  *
  * Model assumptions, where the sources leave a choice:
- *   - A mask bit on a field the model does not implement (Geneve, ESP,
- *     GTP-U, flex parser, IPv4 IHL, checksum-ok bits, source SQN, ...) is
- *     refused with EOPNOTSUPP, libmlx5's errno for a mask its steering
- *     entries cannot consume.
+ *   - A mask bit on a field the model does not implement (ESP, GTP-U,
+ *     flex parser fields other than Geneve's, IPv4 IHL, the inner
+ *     checksum-ok bits, source SQN, ...), or on one the device's parser
+ *     lacks (caps.dr_parse), is refused with EOPNOTSUPP, libmlx5's errno
+ *     for a mask its steering entries cannot consume.
+ *   - The device holds one Geneve TLV option object
+ *     (max_geneve_tlv_options 1): a second one is refused with ENOMEM
+ *     (the firmware's exceeded-limit status); an option length of 0 or
+ *     more than 31 words, EINVAL.  Once it is destroyed the option's data
+ *     reads as absent.
  *   - The action types below carry the interface's arguments; those
  *     libmlx5 takes without a domain (tag, drop, ...) get the domain's
  *     checks when a rule uses them, as libmlx5 does.
@@ -138,6 +144,8 @@ hw_model_dr_init_caps(struct hw_dev_caps *caps)
                                | (1u << HW_DR_MATCH_INNER)
                                | (1u << HW_DR_MATCH_MISC2)
                                | (1u << HW_DR_MATCH_MISC3));
+    caps->dr_parse = (HW_DR_PARSE_GENEVE | HW_DR_PARSE_GENEVE_OPT
+                      | HW_DR_PARSE_CSUM_OK);
     caps->dr_max_modify = 32;
     caps->dr_max_rules = 1u << 20;
 }
@@ -209,6 +217,7 @@ hw_model_dr_count(const struct hw_model_dr *dr,
     objs->rule = dr->n_objs[DR_RULE];
     objs->action = dr->n_objs[DR_ACTION];
     objs->counter = dr->n_objs[DR_COUNTER];
+    objs->geneve_opt = dr->n_objs[DR_GENEVE_OPT];
 }
 
 size_t
@@ -228,7 +237,8 @@ static const char *const dr_op_names[HW_MODEL_DR_N_OPS] = {
 };
 
 static const char *const dr_kind_names[DR_N_KINDS] = {
-    "domain", "table", "matcher", "rule", "action", "counter"
+    "domain", "table", "matcher", "rule", "action", "counter",
+    "Geneve option"
 };
 
 void *
@@ -421,6 +431,8 @@ dr_supported_init(void)
         /* Reserved, IPv4 IHL and the checksum-ok bits. */
         memset(l24 + 24, 0, 3);
     }
+    /* The outer checksum-ok bits (HW_DR_PARSE_CSUM_OK). */
+    s[DR_OUTER + DR_L24_OK_BITS] = 0x0f;
     s[DR_MISC + DR_MISC_GRE_FLAGS] = 0xb0;
     memset(s + DR_MISC + DR_MISC_SOURCE_PORT, 0xff, 2);
     memset(s + DR_MISC + DR_MISC_OUTER_SECOND_VLAN, 0xff, 4);
@@ -428,6 +440,12 @@ dr_supported_init(void)
     memset(s + DR_MISC + DR_MISC_GRE_PROTOCOL, 0xff, 2);
     memset(s + DR_MISC + DR_MISC_GRE_KEY, 0xff, 4);
     memset(s + DR_MISC + DR_MISC_VXLAN_VNI, 0xff, 3);
+    /* Geneve (HW_DR_PARSE_GENEVE, the option with _GENEVE_OPT). */
+    memset(s + DR_MISC + DR_MISC_GENEVE_VNI, 0xff, 3);
+    s[DR_MISC + DR_MISC_GENEVE_FLAGS] = 0x03;
+    s[DR_MISC + DR_MISC_GENEVE_OPT_LEN] = 0x3f;
+    memset(s + DR_MISC + DR_MISC_GENEVE_PROTOCOL, 0xff, 2);
+    memset(s + DR_MISC3 + DR_MISC3_GENEVE_OPT_DATA, 0xff, 4);
     for (int ofs = DR_MISC_OUTER_FLOW_LABEL; ofs <= DR_MISC_INNER_FLOW_LABEL;
          ofs += 4) {
         s[DR_MISC + ofs] = 0x0f;
@@ -530,6 +548,24 @@ dr_matcher_check(struct hw_model_dr *dr, const struct dr_table *table,
                              "match", i, i / DR_SECTION_SIZE,
                              i % DR_SECTION_SIZE, buf[i] & ~dr_supported[i]);
         }
+    }
+
+    if (!(dr->caps.dr_parse & HW_DR_PARSE_CSUM_OK)
+        && buf[DR_OUTER + DR_L24_OK_BITS]) {
+        return dr_reject(dr, EOPNOTSUPP, "dr_matcher_create: checksum-ok "
+                         "bits, which the device does not have");
+    }
+    if (!(dr->caps.dr_parse & HW_DR_PARSE_GENEVE)
+        && (dr_any_bits(buf + DR_MISC + DR_MISC_GENEVE_VNI, 4)
+            || dr_any_bits(buf + DR_MISC + DR_MISC_GENEVE_OPT_LEN, 3))) {
+        return dr_reject(dr, EOPNOTSUPP, "dr_matcher_create: Geneve fields, "
+                         "which the device's parser does not have");
+    }
+    if (!(dr->caps.dr_parse & HW_DR_PARSE_GENEVE_OPT)
+        && (buf[DR_MISC + DR_MISC_GENEVE_FLAGS] & 0x02
+            || dr_any_bits(buf + DR_MISC3 + DR_MISC3_GENEVE_OPT_DATA, 4))) {
+        return dr_reject(dr, EOPNOTSUPP, "dr_matcher_create: Geneve option "
+                         "fields, which the device's parser does not have");
     }
 
     if (table->level) {

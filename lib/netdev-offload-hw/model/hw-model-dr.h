@@ -60,7 +60,9 @@ struct hw_model_stats;
     OP(DR_ACTION_DESTROY, "dr_action_destroy")              \
     OP(DR_COUNTER_CREATE, "dr_counter_create")              \
     OP(DR_COUNTER_QUERY, "dr_counter_query")                \
-    OP(DR_COUNTER_DESTROY, "dr_counter_destroy")
+    OP(DR_COUNTER_DESTROY, "dr_counter_destroy")            \
+    OP(DR_GENEVE_OPT_CREATE, "dr_geneve_opt_create")        \
+    OP(DR_GENEVE_OPT_DESTROY, "dr_geneve_opt_destroy")
 
 enum hw_model_dr_op {
 #define HW_MODEL_DR_OP_ENUM(ENUM, NAME) HW_MODEL_##ENUM,
@@ -128,6 +130,10 @@ int hw_model_dr_counter_create(struct ibv_context *,
 int hw_model_dr_counter_query(struct mlx5dv_devx_obj *, uint64_t *packets,
                               uint64_t *bytes);
 int hw_model_dr_counter_destroy(struct mlx5dv_devx_obj *);
+int hw_model_dr_geneve_opt_create(struct ibv_context *, ovs_be16 opt_class,
+                                  uint8_t type, uint8_t len,
+                                  struct mlx5dv_devx_obj **);
+int hw_model_dr_geneve_opt_destroy(struct mlx5dv_devx_obj *);
 
 /* Live objects, per kind. */
 struct hw_model_dr_objects {
@@ -137,6 +143,7 @@ struct hw_model_dr_objects {
     size_t rule;
     size_t action;
     size_t counter;
+    size_t geneve_opt;
 };
 
 void hw_model_dr_count(const struct hw_model_dr *,

@@ -66,7 +66,10 @@ enum hw_model_tunnel {
     HW_MODEL_TUNNEL_NONE,
     HW_MODEL_TUNNEL_VXLAN,      /* UDP to one of the device's VXLAN ports. */
     HW_MODEL_TUNNEL_GRE,        /* IP protocol 47, GRE version 0. */
+    HW_MODEL_TUNNEL_GENEVE,     /* UDP to port 6081 (the flex parser). */
 };
+
+#define HW_MODEL_GENEVE_PORT 6081
 
 /* What a recognised tunnel carries. */
 enum hw_model_inner {
@@ -120,9 +123,13 @@ struct hw_model_parsed {
     /* The tunnel, if the parser recognised one.  A packet with a tunnel
      * header truncated or of an unknown GRE version is not a tunnel. */
     enum hw_model_tunnel tunnel;
-    uint16_t tunnel_ofs;        /* The VXLAN or GRE header. */
-    uint16_t tunnel_len;        /* 8 (VXLAN); 4 to 16 (GRE). */
-    ovs_be32 vxlan_vni;         /* VNI in the low 24 bits. */
+    uint16_t tunnel_ofs;        /* The VXLAN, GRE or Geneve header. */
+    uint16_t tunnel_len;        /* 8 (VXLAN); 4 to 16 (GRE); 8 to 260
+                                 * (Geneve, with its options). */
+    ovs_be32 vxlan_vni;         /* VNI in the low 24 bits (Geneve too). */
+    uint8_t geneve_flags;       /* O 0x80, C 0x40 (the second byte). */
+    uint8_t geneve_opt_len;     /* Options, in 4-byte words. */
+    ovs_be16 geneve_protocol;
     ovs_be16 gre_flags;         /* C 0x8000, K 0x2000, S 0x1000, ver 7. */
     ovs_be16 gre_protocol;
     ovs_be32 gre_key;           /* 0 when the K bit is clear. */

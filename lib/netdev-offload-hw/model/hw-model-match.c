@@ -156,7 +156,7 @@ packet_to_match(const struct hw_model_parsed *p, struct fte_match *m,
     if (p->tunnel == HW_MODEL_TUNNEL_VXLAN) {
         *present |= PRESENT_VXLAN;
         put_be32(misc->vxlan_vni, ntohl(p->vxlan_vni) & 0xffffff);
-    } else {
+    } else if (p->tunnel == HW_MODEL_TUNNEL_GRE) {
         *present |= PRESENT_GRE;
         memcpy(misc->gre_protocol, &p->gre_protocol, 2);
         memcpy(misc->gre_key, &p->gre_key, 4);

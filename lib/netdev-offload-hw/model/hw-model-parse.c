@@ -15,9 +15,10 @@
  */
 
 /* The packet parser: what the NIC's hardware parser finds in a frame
- * (outer L2 to L4, MPLS, the VXLAN and GRE tunnels and the headers behind
- * them), which the steering engine and the pipeline match and the RSS hash
- * reads.  Apart from the engine: it reads frames, never rules. */
+ * (outer L2 to L4, MPLS, the VXLAN, GRE and Geneve tunnels and the
+ * headers behind them), which the steering engine and the pipeline match
+ * and the RSS hash reads.  Apart from the engine: it reads frames, never
+ * rules. */
 
 #include <config.h>
 #include "hw-model-flow-private.h"
@@ -265,6 +266,33 @@ parse_tunnel(const uint8_t *data, size_t len, const uint16_t *vxlan_ports,
             p->vxlan_vni = htonl(get_be32(data + ofs + 4) >> 8);
             p->inner_type = HW_MODEL_INNER_L2;
             p->inner_ofs = ofs + 8;
+        } else if (p->l4_dst == htons(HW_MODEL_GENEVE_PORT)) {
+            size_t hlen;
+
+            /* Version 0 header, 8 bytes and the options it announces
+             * (the version is not checked, as the matcher has no field for
+             * it). */
+            if (len - ofs < 8) {
+                return;
+            }
+            hlen = 8 + (data[ofs] & 0x3f) * 4;
+            if (len - ofs < hlen) {
+                return;
+            }
+            p->tunnel = HW_MODEL_TUNNEL_GENEVE;
+            p->tunnel_ofs = ofs;
+            p->tunnel_len = hlen;
+            p->geneve_opt_len = data[ofs] & 0x3f;
+            p->geneve_flags = data[ofs + 1];
+            memcpy(&p->geneve_protocol, data + ofs + 2, 2);
+            p->vxlan_vni = htonl(get_be32(data + ofs + 4) >> 8);
+            if (p->geneve_protocol != htons(ETH_TYPE_TEB)) {
+                /* The tunnel's fields match; nothing behind it does. */
+                p->inner_type = HW_MODEL_INNER_NONE;
+                return;
+            }
+            p->inner_type = HW_MODEL_INNER_L2;
+            p->inner_ofs = ofs + hlen;
         } else if (p->l4_dst == htons(HW_MODEL_MPLS_UDP_PORT)) {
             parse_mpls(data, len, ofs, HW_MODEL_MPLS_OVER_UDP, p);
             return;

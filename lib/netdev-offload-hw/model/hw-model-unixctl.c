@@ -193,6 +193,9 @@ model_format_objects(struct model_dev *dev, struct ds *s)
                       objs.dr_domain, objs.dr_table, objs.dr_matcher,
                       objs.dr_rule, objs.dr_action, objs.dr_counter);
     }
+    if (objs.dr_geneve_opt) {
+        ds_put_format(s, " dr_geneve_opt=%"PRIuSIZE, objs.dr_geneve_opt);
+    }
     ds_put_format(s, " total=%"PRIuSIZE"\n", objs.total);
 }
 

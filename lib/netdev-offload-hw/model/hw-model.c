@@ -80,4 +80,6 @@ const struct hw_dev_ops hw_model_ops = {
     .dr_counter_create = hw_model_dr_counter_create,
     .dr_counter_query = hw_model_dr_counter_query,
     .dr_counter_destroy = hw_model_dr_counter_destroy,
+    .dr_geneve_opt_create = hw_model_dr_geneve_opt_create,
+    .dr_geneve_opt_destroy = hw_model_dr_geneve_opt_destroy,
 };

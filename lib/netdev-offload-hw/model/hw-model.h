@@ -79,6 +79,7 @@ struct hw_model_objects {
     size_t dr_rule;
     size_t dr_action;
     size_t dr_counter;
+    size_t dr_geneve_opt;
     size_t total;
 };
 

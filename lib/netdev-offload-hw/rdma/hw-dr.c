@@ -117,6 +117,25 @@ static const struct {
     },
 };
 
+/* What the device's parser recognises, from its flex parser protocols.
+ * The checksum-ok bits have a capability of their own in the flow table
+ * capabilities, which is not read: they stay off. */
+static uint32_t
+hw_dr_query_parse(struct ibv_context *ctx)
+{
+    uint8_t in[HW_PRM_QUERY_HCA_CAP_IN];
+    uint8_t *out = xzalloc(HW_PRM_QUERY_HCA_CAP_OUT);
+    uint32_t parse = 0;
+
+    hw_prm_query_hca_cap_in(in);
+    if (!mlx5dv_devx_general_cmd(ctx, in, sizeof in, out,
+                                 HW_PRM_QUERY_HCA_CAP_OUT)) {
+        parse = hw_prm_hca_cap_parse(out);
+    }
+    free(out);
+    return parse;
+}
+
 void
 hw_dr_probe(struct ibv_context *ctx, struct hw_dev_caps *caps,
             struct svec *why)
@@ -172,6 +191,7 @@ hw_dr_probe(struct ibv_context *ctx, struct hw_dev_caps *caps,
                                    | (1u << HW_DR_MATCH_MISC3));
         caps->dr_max_modify = HW_DR_MAX_MODIFY;
         caps->dr_max_rules = HW_DR_MAX_RULES;
+        caps->dr_parse = hw_dr_query_parse(ctx);
     }
 }
 
@@ -420,6 +440,28 @@ hw_dr_counter_destroy(struct mlx5dv_devx_obj *obj)
     }
     ovs_mutex_unlock(&dr_counters_mutex);
     return dr_done(ret);
+}
+
+/* The Geneve TLV option object: a DevX general object. */
+int
+hw_dr_geneve_opt_create(struct ibv_context *ctx, ovs_be16 opt_class,
+                        uint8_t type, uint8_t len,
+                        struct mlx5dv_devx_obj **objp)
+{
+    uint32_t in[HW_PRM_CREATE_GENEVE_TLV_OPT_IN / 4];
+    uint32_t out[HW_PRM_CREATE_GENEVE_TLV_OPT_OUT / 4];
+
+    hw_prm_create_geneve_tlv_opt_in((uint8_t *) in, opt_class, type, len);
+    memset(out, 0, sizeof out);
+    errno = 0;
+    *objp = mlx5dv_devx_obj_create(ctx, in, sizeof in, out, sizeof out);
+    return *objp ? 0 : dr_error(-1);
+}
+
+int
+hw_dr_geneve_opt_destroy(struct mlx5dv_devx_obj *obj)
+{
+    return dr_done(mlx5dv_devx_obj_destroy(obj));
 }
 
 #endif /* HAVE_HW_RDMA */

@@ -85,6 +85,10 @@ int hw_dr_counter_create(struct ibv_context *, struct mlx5dv_devx_obj **);
 int hw_dr_counter_query(struct mlx5dv_devx_obj *, uint64_t *packets,
                         uint64_t *bytes);
 int hw_dr_counter_destroy(struct mlx5dv_devx_obj *);
+int hw_dr_geneve_opt_create(struct ibv_context *, ovs_be16 opt_class,
+                            uint8_t type, uint8_t len,
+                            struct mlx5dv_devx_obj **);
+int hw_dr_geneve_opt_destroy(struct mlx5dv_devx_obj *);
 
 #endif /* HAVE_HW_RDMA */
 

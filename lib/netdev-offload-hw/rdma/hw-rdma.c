@@ -1217,6 +1217,8 @@ const struct hw_dev_ops hw_rdma_ops = {
     .dr_action_create = hw_dr_action_create,
     .dr_action_destroy = hw_dr_action_destroy,
     .dr_counter_create = hw_dr_counter_create,
+    .dr_geneve_opt_create = hw_dr_geneve_opt_create,
+    .dr_geneve_opt_destroy = hw_dr_geneve_opt_destroy,
     .dr_counter_query = hw_dr_counter_query,
     .dr_counter_destroy = hw_dr_counter_destroy,
 };

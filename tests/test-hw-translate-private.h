@@ -98,5 +98,6 @@ void test_tnl_pop_flow(void);
 void test_tnl_push_vxlan(void);
 void test_tnl_push_gre(void);
 void test_tnl_push_refusals(void);
+void test_tnl_push_forged_marker(void);
 
 #endif /* test-hw-translate-private.h */

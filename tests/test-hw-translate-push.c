@@ -26,8 +26,10 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "dp-packet.h"
 #include "flow.h"
 #include "hw-rule.h"
+#include "hw-tx-push.h"
 #include "netlink.h"
 #include "odp-netlink.h"
 #include "openvswitch/dynamic-string.h"
@@ -486,4 +488,66 @@ test_tnl_push_refusals(void)
     CHECK_PUSH_REFUSED(&actions, "tnl_push outer IPv4 header with options "
                        "not supported");
     ofpbuf_uninit(&actions);
+}
+
+/* A frame with the push marker that the push hook did not prepare is
+ * forged, whether the marker ethertype follows the addresses or VLAN tags
+ * (the egress rule matches both: fuzz target packet found the tagged
+ * ones). */
+static struct dp_packet *
+marker_frame(const uint16_t *tpids, size_t n_tags, uint16_t type,
+             size_t cut)
+{
+    struct eth_addr marker = hw_push_marker(3);
+    struct dp_packet *p = dp_packet_new(64);
+    uint8_t *b;
+
+    dp_packet_put(p, marker.ea, ETH_ADDR_LEN);
+    dp_packet_put_zeros(p, ETH_ADDR_LEN);
+    for (size_t i = 0; i < n_tags; i++) {
+        b = dp_packet_put_uninit(p, VLAN_HEADER_LEN);
+        b[0] = tpids[i] >> 8;
+        b[1] = tpids[i];
+        b[2] = 0;
+        b[3] = 10;
+    }
+    b = dp_packet_put_uninit(p, 2);
+    b[0] = type >> 8;
+    b[1] = type;
+    dp_packet_put_zeros(p, 46);
+    dp_packet_set_size(p, dp_packet_size(p) - cut);
+    return p;
+}
+
+void
+test_tnl_push_forged_marker(void)
+{
+    static const uint16_t tags[] = { ETH_TYPE_VLAN_8021AD,
+                                     ETH_TYPE_VLAN_8021Q };
+    static const uint16_t ctag[] = { ETH_TYPE_VLAN_8021Q };
+    struct eth_addr dst;
+    struct dp_packet *p;
+
+    for (size_t n_tags = 0; n_tags <= 2; n_tags++) {
+        const uint16_t *tpids = n_tags == 1 ? ctag : tags;
+
+        p = marker_frame(tpids, n_tags, HW_PUSH_MARKER_TYPE, 0);
+        memset(&dst, 0, sizeof dst);
+        CHECK(hw_tx_push_is_forged(p, &dst));
+        CHECK(eth_addr_equals(dst, hw_push_marker(3)));
+
+        /* The push hook's own packets are not. */
+        dp_packet_set_flow_mark(p, HW_PUSH_PACKET_MARK);
+        CHECK(!hw_tx_push_is_forged(p, &dst));
+        dp_packet_delete(p);
+
+        p = marker_frame(tpids, n_tags, ETH_TYPE_IP, 0);
+        CHECK(!hw_tx_push_is_forged(p, &dst));
+        dp_packet_delete(p);
+    }
+
+    /* Cut in a tag: the NIC reads no ethertype there. */
+    p = marker_frame(tags, 2, HW_PUSH_MARKER_TYPE, 46 + 2 + 2);
+    CHECK(!hw_tx_push_is_forged(p, &dst));
+    dp_packet_delete(p);
 }

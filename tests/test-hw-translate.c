@@ -297,6 +297,7 @@ static const struct test_hw_case tests[] = {
     TEST(tnl_push_vxlan),
     TEST(tnl_push_gre),
     TEST(tnl_push_refusals),
+    TEST(tnl_push_forged_marker),
     TEST(rule_overlap),
 #undef TEST
 };

@@ -133,17 +133,29 @@ hw_tx_push_format(const struct hw_tx_push *push, struct ds *s)
 bool
 hw_tx_push_is_forged(const struct dp_packet *packet, struct eth_addr *dst)
 {
-    const struct eth_header *eth = dp_packet_data(packet);
+    const uint8_t *data = dp_packet_data(packet);
+    size_t size = dp_packet_size(packet);
+    size_t ofs = 2 * ETH_ADDR_LEN;
+    ovs_be16 type;
     uint32_t mark;
 
-    if (OVS_LIKELY(packet->packet_type != htonl(PT_ETH)
-                   || dp_packet_size(packet) < ETH_HEADER_LEN
-                   || eth->eth_type != htons(HW_PUSH_MARKER_TYPE))
+    if (OVS_UNLIKELY(packet->packet_type != htonl(PT_ETH)
+                     || size < ETH_HEADER_LEN)) {
+        return false;
+    }
+    /* The egress rule's Ethernet spec matches tagged frames too, on the
+     * ethertype after the last VLAN tag, as the NIC's parser reads it. */
+    memcpy(&type, data + ofs, sizeof type);
+    while (eth_type_vlan(type) && size >= ofs + VLAN_HEADER_LEN + 2) {
+        ofs += VLAN_HEADER_LEN;
+        memcpy(&type, data + ofs, sizeof type);
+    }
+    if (OVS_LIKELY(type != htons(HW_PUSH_MARKER_TYPE))
         || (dp_packet_has_flow_mark(packet, &mark)
             && mark == HW_PUSH_PACKET_MARK)) {
         return false;
     }
-    *dst = eth->eth_dst;
+    memcpy(dst->ea, data, ETH_ADDR_LEN);
     return true;
 }
 

@@ -84,10 +84,10 @@ bool hw_tx_push_prepare(const struct hw_tx_push *push,
 void hw_tx_push_format(const struct hw_tx_push *push, struct ds *s);
 
 /* The send path.  Returns true if 'packet', about to leave a hw port,
- * looks like a prepared packet (a marker Ethernet header) that the push
- * hook did not prepare: the device would push a tenant's tunnel header on
- * a frame that any port of the bridge may have received.  Stores its
- * destination in '*dst'. */
+ * looks like a prepared packet (the marker ethertype, behind VLAN tags or
+ * not, as the egress rule matches it) that the push hook did not prepare:
+ * the device would push a tenant's tunnel header on a frame that any port
+ * of the bridge may have received.  Stores its destination in '*dst'. */
 bool hw_tx_push_is_forged(const struct dp_packet *packet,
                           struct eth_addr *dst);
 

@@ -7,6 +7,9 @@
 # UndefinedBehaviorSanitizer and runs the plugin's tests in it ('make
 # check-asan'; CHECK_ASAN=no leaves it out).  Ends with autotest's summary
 # and a plain "N passed, N failed, N skipped" line, the sum of the runs.
+# With CI=true (or CHECK_FUZZ=yes) each libFuzzer target of tests/fuzz/
+# also runs for FUZZ_TIME seconds (20 by default; 'make fuzz'), one line
+# each, and counts as a test: one that crashes fails.
 set -e
 cd "$(dirname "$0")/.."
 
@@ -34,31 +37,59 @@ if [ ! -f "$summary" ]; then
 fi
 
 asan=${CHECK_ASAN:-}
-if [ -z "$asan" ] && [ "${CI:-}" = true ]; then
-    asan=yes
+fuzz=${CHECK_FUZZ:-}
+if [ "${CI:-}" = true ]; then
+    asan=${asan:-yes}
+    fuzz=${fuzz:-yes}
 fi
-if [ "$asan" != yes ]; then
-    cat "$summary"
-    exit $status
+set -- $(cat "$summary" | sed 's/[^0-9 ]//g')
+passed=$1
+failed=$2
+skipped=$3
+
+if [ "$asan" = yes ]; then
+    asan_log=ovs-build-asan/openvswitch/tests/testsuite.log
+    rm -f "$asan_log"
+    start=$(date +%s)
+    make --no-print-directory -j"$(nproc)" check-asan \
+        ${TEST_JOBS:+TEST_JOBS=$TEST_JOBS} || status=$?
+    end=$(date +%s)
+    passed=$(( passed + $(count "$asan_log" ok) ))
+    failed=$(( failed + $(count "$asan_log" FAILED) ))
+    skipped=$(( skipped + $(count "$asan_log" skipped) ))
+    if [ ! -f "$asan_log" ]; then
+        # The sanitizers' build failed: no test ran.
+        failed=$(( failed + 1 ))
+    fi
 fi
 
-asan_log=ovs-build-asan/openvswitch/tests/testsuite.log
-rm -f "$asan_log"
-start=$(date +%s)
-make --no-print-directory -j"$(nproc)" check-asan \
-    ${TEST_JOBS:+TEST_JOBS=$TEST_JOBS} || status=$?
-end=$(date +%s)
-set -- $(cat "$summary" | sed 's/[^0-9 ]//g')
-passed=$(( $1 + $(count "$asan_log" ok) ))
-failed=$(( $2 + $(count "$asan_log" FAILED) ))
-skipped=$(( $3 + $(count "$asan_log" skipped) ))
-if [ ! -f "$asan_log" ]; then
-    # The sanitizers' build failed: no test ran.
-    failed=$(( failed + 1 ))
+if [ "$fuzz" = yes ]; then
+    fuzz_log=fuzz-build/fuzz-summary.txt
+    mkdir -p fuzz-build
+    rm -f "$fuzz_log"
+    if make --no-print-directory fuzz-build >fuzz-build/build.log 2>&1; then
+        ./tools/fuzz.sh -b "$PWD/fuzz-build" -t "${FUZZ_TIME:-20}" \
+            >"$fuzz_log" || status=1
+        set -- $(tail -n 1 "$fuzz_log" | sed 's/[^0-9 ]//g')
+        passed=$(( passed + $1 ))
+        failed=$(( failed + $2 ))
+    else
+        echo "fuzz: the build failed, see fuzz-build/build.log" >"$fuzz_log"
+        failed=$(( failed + 1 ))
+        status=1
+    fi
 fi
-echo "make check: $(cat "$summary")"
-echo "make check-asan: $(count "$asan_log" ok) passed," \
-     "$(count "$asan_log" FAILED) failed, $(count "$asan_log" skipped)" \
-     "skipped ($(( end - start )) s, building included)"
+
+if [ "$asan" = yes ] || [ "$fuzz" = yes ]; then
+    echo "make check: $(cat "$summary")"
+fi
+if [ "$asan" = yes ]; then
+    echo "make check-asan: $(count "$asan_log" ok) passed," \
+         "$(count "$asan_log" FAILED) failed, $(count "$asan_log" skipped)" \
+         "skipped ($(( end - start )) s, building included)"
+fi
+if [ "$fuzz" = yes ]; then
+    grep '^fuzz' "$fuzz_log"
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 exit $status

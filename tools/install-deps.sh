@@ -1,12 +1,13 @@
 #!/bin/sh
-# Installs the Debian 12 packages needed to build and test netdev-offload-hw.
+# Installs the Debian 12 packages needed to build and test netdev-offload-hw
+# (clang and libclang-rt-14-dev, libFuzzer's run time, for 'make fuzz').
 # Does nothing (and needs no root) when they are all installed already.
 set -e
 
 PKGS="openvswitch-source autoconf automake libtool pkg-config make gcc \
 libssl-dev libcap-ng-dev libibverbs-dev ibverbs-providers python3 \
 python3-sortedcontainers openssl procps iproute2 iputils-ping bzip2 bc \
-patch libxdp1 libbpf1 libnuma1 libunbound8"
+patch libxdp1 libbpf1 libnuma1 libunbound8 clang libclang-rt-14-dev"
 
 # Debian's Open vSwitch binaries, unpacked here but not installed (no
 # services started): the stock OVS peer of tests/hw-system.at's GRE test.

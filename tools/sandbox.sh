@@ -4,9 +4,11 @@
 # Starts ovsdb-server and ovs-vswitchd from ovs-build/ (build it first with
 # tools/build.sh or tools/check.sh) with their database, sockets and logs in
 # sandbox-run/ (or DIR), and nothing on the host touched: ovs-vswitchd runs
-# with --enable-dummy=override, so that a bridge's internal port is a dummy
-# device, not a tap (even with datapath_type=netdev), and it neither reads
-# the host's routes nor opens the kernel datapath.
+# with --enable-dummy, --disable-system and --disable-system-route, so it
+# neither opens the kernel datapath nor reads the host's routes, and a
+# bridge with datapath_type=dummy (dpif-netdev under the dummy name) gets a
+# dummy internal port, not a tap device.  (--enable-dummy=override would
+# make the hw ports dummy ports too.)
 # Then runs COMMAND in that environment (PATH and OVS_RUNDIR set, so that
 # ovs-vsctl and ovs-appctl talk to these daemons), or an interactive shell
 # if there is no COMMAND; the daemons stop when it exits.
@@ -45,7 +47,7 @@ ovsdb-tool create "$D/conf.db" "$B/vswitchd/vswitch.ovsschema"
 ovsdb-server --detach --no-chdir --pidfile --log-file \
     --remote=punix:"$D/db.sock" "$D/conf.db"
 ovs-vsctl --no-wait init
-ovs-vswitchd --enable-dummy=override --disable-system --disable-system-route \
+ovs-vswitchd --enable-dummy --disable-system --disable-system-route \
     --detach --no-chdir --pidfile --log-file -vconsole:off
 echo "sandbox: ovsdb-server and ovs-vswitchd run in $D (logs there);" \
      "they stop when this exits" >&2

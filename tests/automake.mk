@@ -7,6 +7,7 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-unit.at \
 	netdev-offload-hw/tests/hw-offload.at \
 	netdev-offload-hw/tests/hw-config.at \
+	netdev-offload-hw/tests/hw-appctl.at \
 	netdev-offload-hw/tests/hw-faults.at \
 	netdev-offload-hw/tests/hw-pipeline.at \
 	netdev-offload-hw/tests/hw-fwdump.at \

@@ -115,7 +115,7 @@ hw_offload_refusals_format(const char *port, struct ds *s)
             continue;
         }
         ds_put_strftime_msec(s, "%Y-%m-%dT%H:%M:%S.###Z", r->when, true);
-        ds_put_format(s, " ufid:"UUID_FMT" %s: %s: %s\n",
+        ds_put_format(s, " mega_ufid:"UUID_FMT" %s: %s: %s\n",
                       UUID_ARGS((const struct uuid *) &r->ufid), r->port,
                       r->reason, r->match);
     }

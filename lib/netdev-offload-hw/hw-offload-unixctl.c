@@ -177,7 +177,7 @@ hw_offload_unixctl_dump_rules(struct unixctl_conn *conn,
         struct hw_rule rule;
 
         entry = entries[i];
-        ds_put_format(&s, "ufid:"UUID_FMT", mode:%s, mark:%"PRIu32", ",
+        ds_put_format(&s, "mega_ufid:"UUID_FMT", mode:%s, mark:%"PRIu32", ",
                       UUID_ARGS((const struct uuid *) &entry->ufid),
                       entry->full ? "full" : "partial", entry->mark);
         if (dev && !hw_flow_read(dev, &entry->flow, &packets, &bytes)) {

@@ -17,6 +17,8 @@ AM_CPPFLAGS += -I $(top_srcdir)/netdev-offload-hw/lib/netdev-offload-hw/diag
 # The OVS-facing core: the flow API provider, translate, encode and
 # install, the pipeline, the hw netdev class and the device interface.
 lib_libopenvswitch_la_SOURCES += \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-coverage.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-coverage.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-dev.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-dev.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-encode-dr.c \

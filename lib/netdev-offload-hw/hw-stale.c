@@ -26,6 +26,7 @@
 
 #include "coverage.h"
 #include "hash.h"
+#include "hw-coverage.h"
 #include "hw-flow.h"
 #include "hw-flow-dr.h"
 #include "hw-rule.h"
@@ -43,9 +44,9 @@
 
 VLOG_DEFINE_THIS_MODULE(hw_stale);
 
-COVERAGE_DEFINE(hw_stale_kept);
-COVERAGE_DEFINE(hw_stale_retry);
-COVERAGE_DEFINE(hw_stale_override);
+HW_COVERAGE_DEFINE(hw_stale_kept);
+HW_COVERAGE_DEFINE(hw_stale_retry);
+HW_COVERAGE_DEFINE(hw_stale_override);
 
 #define RETRY_MIN_MS 1000
 #define RETRY_MAX_MS 64000
@@ -169,7 +170,7 @@ stale_rule_warn(const struct netdev_hw_device *dev,
                  "later", dev->devname, r->step, ovs_strerror(r->error),
                  ds_cstr(&what));
     ds_destroy(&what);
-    COVERAGE_INC(hw_stale_kept);
+    HW_COVERAGE_INC(hw_stale_kept);
 }
 
 /* Adds 'r' to the stale rules of 'dev'. */
@@ -221,7 +222,7 @@ stale_rule_override(const struct netdev_hw_device *dev, struct stale_rule *r)
                      "its actions until a retry destroys it",
                      dev->devname, ds_cstr(&reason));
     } else {
-        COVERAGE_INC(hw_stale_override);
+        HW_COVERAGE_INC(hw_stale_override);
         VLOG_INFO("%s: a full rule the device could not destroy is "
                   "overridden: the packets it matches go to software",
                   dev->devname);
@@ -359,7 +360,7 @@ stale_dev_retry(struct stale_dev *sd, bool *gone)
     size_t n = 0;
 
     sd->n_retries++;
-    COVERAGE_INC(hw_stale_retry);
+    HW_COVERAGE_INC(hw_stale_retry);
     LIST_FOR_EACH_SAFE (r, node, &sd->rules) {
         struct ds what = DS_EMPTY_INITIALIZER;
         const char *step = NULL;

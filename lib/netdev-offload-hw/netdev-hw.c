@@ -23,6 +23,7 @@
 
 #include "coverage.h"
 #include "dp-packet.h"
+#include "hw-coverage.h"
 #include "hw-pipeline.h"
 #include "hw-privileges.h"
 #include "hw-stale.h"
@@ -1290,12 +1291,14 @@ netdev_hw_rxq_dealloc(struct netdev_rxq *rxq)
 
 /* The class's run() and wait().  The periodic retry of stale rules comes
  * first, so that a port whose reconfiguration waits for them is asked to
- * reconfigure in the same pass. */
+ * reconfigure in the same pass.  The main thread also takes the offload
+ * threads' coverage counts (hw-coverage.h). */
 static void
 netdev_hw_run(const struct netdev_class *class)
 {
     hw_stale_run();
     netdev_hw_ports_run(class);
+    hw_coverage_run();
 }
 
 static void
@@ -1303,6 +1306,7 @@ netdev_hw_wait(const struct netdev_class *class)
 {
     hw_stale_wait();
     netdev_hw_ports_wait(class);
+    hw_coverage_wait();
 }
 
 static const struct netdev_class netdev_hw_class = {

@@ -90,12 +90,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "coverage.h"
 #include "dp-packet.h"
 #include "dpif.h"
 #include "flow.h"
+#include "hw-coverage.h"
 #include "hw-fwdump.h"
 #include "hw-model.h"
 #include "hw-offload-egress.h"
@@ -132,15 +132,15 @@
 
 VLOG_DEFINE_THIS_MODULE(netdev_offload_hw);
 
-COVERAGE_DEFINE(hw_offload_put_partial);
-COVERAGE_DEFINE(hw_offload_put_full);
-COVERAGE_DEFINE(hw_offload_refused);
-COVERAGE_DEFINE(hw_offload_device_error);
-COVERAGE_DEFINE(hw_offload_del);
-COVERAGE_DEFINE(hw_offload_push_refused);
+HW_COVERAGE_DEFINE(hw_offload_put_partial);
+HW_COVERAGE_DEFINE(hw_offload_put_full);
+HW_COVERAGE_DEFINE(hw_offload_refused);
+HW_COVERAGE_DEFINE(hw_offload_device_error);
+HW_COVERAGE_DEFINE(hw_offload_del);
+HW_COVERAGE_DEFINE(hw_offload_push_refused);
 COVERAGE_DEFINE(hw_offload_recover);
 COVERAGE_DEFINE(hw_offload_mark_cleared);
-COVERAGE_DEFINE(hw_offload_stale_mark);
+HW_COVERAGE_DEFINE(hw_offload_stale_mark);
 
 /* Every port we claimed, so that netdev-hw/show can list them. */
 static struct ovs_mutex hw_ports_mutex = OVS_MUTEX_INITIALIZER;
@@ -165,32 +165,6 @@ hw_offload_tid(void)
     return 0;
 }
 
-/* dpif-netdev's offload threads never block in poll_block(), which is where
- * a thread's coverage counts are added to the totals that coverage/show
- * prints, so the provider does it for them (at most once a second, and
- * without waiting for the coverage mutex). */
-DEFINE_STATIC_PER_THREAD_DATA(long long int, hw_coverage_next_check, 0);
-
-static void
-hw_offload_coverage_flush(void)
-{
-#ifdef CLOCK_MONOTONIC_COARSE
-    /* coverage_try_clear() reads the monotonic clock, which costs as much
-     * as a tenth of a put; the coarse clock is a memory read.  Asking
-     * coverage every 100 ms is plenty for its once a second. */
-    long long int *next = hw_coverage_next_check_get();
-    struct timespec ts;
-    long long int now;
-
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-    now = (long long int) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-    if (now < *next) {
-        return;
-    }
-    *next = now + 100;
-#endif
-    coverage_try_clear();
-}
 /* Adds the name of every port we claimed to 'names'. */
 void
 hw_offload_port_names(struct sset *names)
@@ -230,11 +204,10 @@ hw_offload_put_failed(const struct netdev *netdev,
     ovs_mutex_unlock(&port->mutex);
 
     if (device_error) {
-        COVERAGE_INC(hw_offload_device_error);
+        HW_COVERAGE_INC(hw_offload_device_error);
     } else {
-        COVERAGE_INC(hw_offload_refused);
+        HW_COVERAGE_INC(hw_offload_refused);
     }
-    hw_offload_coverage_flush();
 
     if (device_error ? !vlog_should_drop(&this_module, VLL_WARN, &device_rl)
                      : VLOG_IS_DBG_ENABLED()) {
@@ -320,7 +293,7 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
                 hw_offload_refusal_record(port->name, &match, &entry->ufid,
                                           ds_cstr(&reason));
                 port->n_device_errors++;
-                COVERAGE_INC(hw_offload_device_error);
+                HW_COVERAGE_INC(hw_offload_device_error);
                 hmap_remove(&port->entries, &entry->node);
                 hw_offload_entry_free(entry);
                 n_failed++;
@@ -525,7 +498,7 @@ hw_offload_stale_mark(struct hw_offload_port *port, const ovs_u128 *ufid,
     *modifyp = entry != NULL;
 
     if (!own) {
-        COVERAGE_INC(hw_offload_stale_mark);
+        HW_COVERAGE_INC(hw_offload_stale_mark);
         ds_put_format(reason, "flow mark %"PRIu32" is held by a rule the "
                       "device could not destroy (%s)", mark, ds_cstr(&why));
     }
@@ -578,7 +551,6 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
                                   info->flow_mark, modify, false,
                                   ds_cstr(&reason));
             ds_destroy(&reason);
-            hw_offload_coverage_flush();
             return EBUSY;
         }
     }
@@ -628,7 +600,7 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
         if (push_error != ENOENT && !egress) {
             struct ds why = DS_EMPTY_INITIALIZER;
 
-            COVERAGE_INC(hw_offload_push_refused);
+            HW_COVERAGE_INC(hw_offload_push_refused);
             ds_put_format(&why, "tnl_push stays in software: %s",
                           ds_cstr(&reason));
             VLOG_DBG("%s: flow put: ufid "UUID_FMT" mark %"PRIu32" %s",
@@ -699,9 +671,9 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     } else {
         hw_mark_retire(old_rec);
         if (rule.full) {
-            COVERAGE_INC(hw_offload_put_full);
+            HW_COVERAGE_INC(hw_offload_put_full);
         } else {
-            COVERAGE_INC(hw_offload_put_partial);
+            HW_COVERAGE_INC(hw_offload_put_partial);
         }
         if (stats) {
             ovs_mutex_lock(&port->mutex);
@@ -722,7 +694,6 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     }
     ds_destroy(&reason);
     ds_destroy(&log);
-    hw_offload_coverage_flush();
     return error;
 }
 
@@ -812,7 +783,7 @@ hw_offload_phys_remove(const struct netdev *vport_netdev, odp_port_t odp,
     ovs_mutex_unlock(&port->mutex);
 
     if (entry) {
-        COVERAGE_INC(hw_offload_del);
+        HW_COVERAGE_INC(hw_offload_del);
         VLOG_DBG("%s: flow del: ufid "UUID_FMT" mark %"PRIu32" (on %s)",
                  netdev_get_name(vport_netdev),
                  UUID_ARGS((const struct uuid *) ufid), entry->mark,
@@ -964,7 +935,6 @@ hw_offload_vport_del(struct netdev *netdev, struct hw_offload_port *port,
 
     error = hw_offload_phys_remove(netdev, vf->phys_port, ufid, stats);
     free(vf);
-    hw_offload_coverage_flush();
     return error;
 }
 
@@ -1138,7 +1108,7 @@ netdev_offload_hw_flow_del(struct netdev *netdev, const ovs_u128 *ufid,
         return ENOENT;
     }
 
-    COVERAGE_INC(hw_offload_del);
+    HW_COVERAGE_INC(hw_offload_del);
     VLOG_DBG("%s: flow del: ufid "UUID_FMT" mark %"PRIu32,
              netdev_get_name(netdev), UUID_ARGS((const struct uuid *) ufid),
              entry->mark);
@@ -1148,7 +1118,6 @@ netdev_offload_hw_flow_del(struct netdev *netdev, const ovs_u128 *ufid,
         *stats = entry->base;
     }
     hw_offload_entry_free(entry);
-    hw_offload_coverage_flush();
     return 0;
 }
 

@@ -25,13 +25,14 @@
 #include <string.h>
 
 #include "coverage.h"
+#include "hw-coverage.h"
 #include "openvswitch/vlog.h"
 
 /* The device's log module, defined in hw-model.c. */
 extern struct vlog_module *VLM_hw_model;
 #define this_module (*VLM_hw_model)
 
-COVERAGE_DEFINE(hw_model_fault);
+HW_COVERAGE_DEFINE(hw_model_fault);
 
 const char *const model_op_names[MODEL_N_OPS] = {
 #define MODEL_OP(ENUM, NAME) NAME,
@@ -47,7 +48,7 @@ model_fault_check(struct model_dev *dev, enum model_op op)
 
     if (fault->count && fault->error) {
         fault->count--;
-        COVERAGE_INC(hw_model_fault);
+        HW_COVERAGE_INC(hw_model_fault);
         VLOG_DBG("%s: injected fault: %s fails with %s (%u more)",
                  dev->name, model_op_names[op], ovs_strerror(fault->error),
                  fault->count);

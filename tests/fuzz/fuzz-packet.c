@@ -29,7 +29,8 @@
  * a documented reason, and both devices do the same with it (the same
  * bytes and flow mark); a decapsulated frame is what followed
  * its tunnel header (behind the rule's new Ethernet header for an L3
- * decap); a sent frame leaves once, unchanged unless it had the push's
+ * decap), or the frame as it came if its tunnel carries nothing the decap
+ * can leave; a sent frame leaves once, unchanged unless it had the push's
  * marker, and then as the tunnel header followed by the rest of it. */
 
 #include <config.h>
@@ -260,6 +261,14 @@ check_decap(const struct dp_packet *delivered, const uint8_t *data,
     dp_packet_put(packet, data, size);
     hw_model_parse(packet, &parsed);
     CHECK(parsed.tunnel != HW_MODEL_TUNNEL_NONE);
+    if (mark == TAG_GRE ? !parsed.inner.ip_version : !parsed.inner.has_eth) {
+        /* Nothing the decap can leave (a cut inner frame): the device
+         * skips it and delivers the frame as it came. */
+        CHECK_EQ(dp_packet_size(delivered), size);
+        CHECK(!memcmp(dp_packet_data(delivered), data, size));
+        dp_packet_delete(packet);
+        return;
+    }
     if (mark == TAG_GRE) {
         CHECK(!memcmp(dp_packet_data(delivered), l3_eth, sizeof l3_eth));
         ofs = sizeof l3_eth;

@@ -15,7 +15,8 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-tunnel.at \
 	netdev-offload-hw/tests/hw-geneve.at \
 	netdev-offload-hw/tests/hw-differential.at \
-	netdev-offload-hw/tests/hw-system.at
+	netdev-offload-hw/tests/hw-system.at \
+	netdev-offload-hw/tests/hw-qos.at
 
 tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-backend.c \

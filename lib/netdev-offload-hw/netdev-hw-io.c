@@ -29,6 +29,7 @@
 #include "dp-packet.h"
 #include "hw-translate.h"
 #include "hw-tx-push.h"
+#include "netdev-hw-qos.h"
 #include "openvswitch/vlog.h"
 #include "util.h"
 
@@ -121,6 +122,9 @@ netdev_hw_send(struct netdev *netdev, int qid, struct dp_packet_batch *batch,
         }
     }
 
+    /* The egress QoS, in software (netdev-hw-qos.h). */
+    n_dropped += netdev_hw_qos_police_tx(dev->qos, batch);
+
     /* Packets whose tunnel push a send queue of its own does go on that
      * queue (hw-tx-push.h). */
     uint64_t push_sent = 0, push_bytes = 0;
@@ -174,7 +178,7 @@ netdev_hw_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
     struct netdev_hw *dev = netdev_hw_cast(rxq->netdev);
     struct netdev_hw_rxq_objs *q;
     struct dp_packet *packet;
-    uint64_t n_bytes = 0, orig;
+    uint64_t n_bytes = 0, n_dropped, orig;
     int error;
 
     if (OVS_UNLIKELY(!dev->configured || rxq->queue_id >= dev->n_rxq)) {
@@ -201,6 +205,15 @@ netdev_hw_rxq_recv(struct netdev_rxq *rxq, struct dp_packet_batch *batch,
     }
     atomic_add_relaxed(&dev->rx_packets, dp_packet_batch_size(batch), &orig);
     atomic_add_relaxed(&dev->rx_bytes, n_bytes, &orig);
+
+    /* The port received them all: the policer's drops are rx_dropped. */
+    n_dropped = netdev_hw_qos_police_rx(dev->qos, batch);
+    if (OVS_UNLIKELY(n_dropped)) {
+        atomic_add_relaxed(&dev->rx_dropped, n_dropped, &orig);
+        if (dp_packet_batch_is_empty(batch)) {
+            return EAGAIN;
+        }
+    }
 
     if (qfill) {
         *qfill = -ENOTSUP;

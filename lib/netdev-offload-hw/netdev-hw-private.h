@@ -37,6 +37,7 @@
 struct dp_packet_batch;
 struct hw_pipeline;
 struct netdev_hw_base;
+struct netdev_hw_qos;
 
 #define NETDEV_HW_RXQ_SIZE 512      /* Receive WQEs (and CQEs) per RX queue. */
 
@@ -103,10 +104,14 @@ struct netdev_hw {
     /* Largest frame send() accepts, from 'mtu' at the last reconfigure. */
     size_t max_frame_len;
 
+    /* QoS and ingress policing, in software (netdev-hw-qos.h). */
+    struct netdev_hw_qos *qos;
+
     /* Statistics, updated by the PMD threads. */
     atomic_uint64_t rx_packets;
     atomic_uint64_t rx_bytes;
     atomic_uint64_t rx_errors;
+    atomic_uint64_t rx_dropped;     /* By the ingress policer. */
     atomic_uint64_t tx_packets;
     atomic_uint64_t tx_bytes;
     atomic_uint64_t tx_dropped;

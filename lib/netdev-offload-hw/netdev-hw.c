@@ -33,6 +33,7 @@
 #include "netdev-hw-options.h"
 #include "netdev-hw-private.h"
 #include "netdev-hw-ports.h"
+#include "netdev-hw-qos.h"
 #include "netdev-provider.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
@@ -732,9 +733,11 @@ netdev_hw_construct(struct netdev *netdev)
     atomic_init(&dev->rx_packets, 0);
     atomic_init(&dev->rx_bytes, 0);
     atomic_init(&dev->rx_errors, 0);
+    atomic_init(&dev->rx_dropped, 0);
     atomic_init(&dev->tx_packets, 0);
     atomic_init(&dev->tx_bytes, 0);
     atomic_init(&dev->tx_dropped, 0);
+    dev->qos = netdev_hw_qos_create();
     return 0;
 }
 
@@ -756,6 +759,7 @@ netdev_hw_destruct(struct netdev *netdev)
     dev->config_warning = NULL;
     ovs_mutex_unlock(&dev->mutex);
     ovs_mutex_destroy(&dev->mutex);
+    netdev_hw_qos_destroy(dev->qos);
     netdev_hw_ports_release(netdev_get_name(netdev));
 }
 
@@ -1214,8 +1218,8 @@ netdev_hw_get_stats(const struct netdev *netdev, struct netdev_stats *stats)
     atomic_read_relaxed(&dev->tx_bytes, &stats->tx_bytes);
     atomic_read_relaxed(&dev->tx_dropped, &stats->tx_dropped);
     /* Packets the device drops on receive are counted by the device, not
-     * by the port. */
-    stats->rx_dropped = 0;
+     * by the port: the port counts those of its ingress policer. */
+    atomic_read_relaxed(&dev->rx_dropped, &stats->rx_dropped);
     stats->tx_errors = 0;
     return 0;
 }
@@ -1239,6 +1243,7 @@ netdev_hw_get_status(const struct netdev *netdev, struct smap *smap)
         smap_add(smap, "rss_key", ds_cstr(&key));
         ds_destroy(&key);
     }
+    netdev_hw_qos_get_status(dev->qos, smap);
     ovs_mutex_unlock(&dev->mutex);
     return 0;
 }
@@ -1332,6 +1337,17 @@ static const struct netdev_class netdev_hw_class = {
     .get_stats = netdev_hw_get_stats,
     .get_status = netdev_hw_get_status,
     .update_flags = netdev_hw_update_flags,
+    .set_policing = netdev_hw_set_policing,
+    .get_qos_types = netdev_hw_get_qos_types,
+    .get_qos = netdev_hw_get_qos,
+    .set_qos = netdev_hw_set_qos,
+    .get_queue = netdev_hw_get_queue,
+    .set_queue = netdev_hw_set_queue,
+    .delete_queue = netdev_hw_delete_queue,
+    .get_queue_stats = netdev_hw_get_queue_stats,
+    .queue_dump_start = netdev_hw_queue_dump_start,
+    .queue_dump_next = netdev_hw_queue_dump_next,
+    .queue_dump_done = netdev_hw_queue_dump_done,
     .reconfigure = netdev_hw_reconfigure,
     .rxq_alloc = netdev_hw_rxq_alloc,
     .rxq_construct = netdev_hw_rxq_construct,

@@ -62,3 +62,26 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-translate-rule.c \
 	netdev-offload-hw/tests/test-hw-translate-vport.c
 AM_CPPFLAGS += -I $(top_srcdir)/tests
+
+# 'make check-system-hw': OVS's system-userspace tests, their files
+# unchanged, with hw ports in place of the veth ports
+# (system-hw-macros.at).  The tests use fixed namespace and interface
+# names, so they run one at a time, as check-system-userspace does.
+SYSTEM_HW_TESTSUITE_AT = \
+	netdev-offload-hw/tests/system-hw-testsuite.at \
+	netdev-offload-hw/tests/system-hw-macros.at
+SYSTEM_HW_TESTSUITE = $(srcdir)/tests/system-hw-testsuite
+
+$(SYSTEM_HW_TESTSUITE): package.m4 $(SYSTEM_TESTSUITE_AT) \
+	$(SYSTEM_USERSPACE_TESTSUITE_AT) $(COMMON_MACROS_AT) \
+	$(SYSTEM_HW_TESTSUITE_AT)
+	$(AM_V_GEN)$(AUTOTEST) -I '$(srcdir)' -o $@.tmp \
+	    $(srcdir)/netdev-offload-hw/tests/system-hw-testsuite.at
+	$(AM_V_at)mv $@.tmp $@
+
+check-system-hw: all $(SYSTEM_HW_TESTSUITE)
+	rm -f tests/system-hw-offloads.txt
+	set $(SHELL) '$(SYSTEM_HW_TESTSUITE)' -C tests \
+	    AUTOTEST_PATH='$(AUTOTEST_PATH)'; \
+	"$$@" $(TESTSUITEFLAGS) -j1 || \
+	    (test X'$(RECHECK)' = Xyes && "$$@" --recheck)

@@ -7,11 +7,15 @@ set -e
 PKGS="openvswitch-source autoconf automake libtool pkg-config make gcc \
 libssl-dev libcap-ng-dev libibverbs-dev ibverbs-providers python3 \
 python3-sortedcontainers openssl procps iproute2 iputils-ping bzip2 bc \
-patch libxdp1 libbpf1 libnuma1 libunbound8 clang libclang-rt-14-dev"
+patch libxdp1 libbpf1 libnuma1 libunbound8 clang libclang-rt-14-dev \
+ethtool netcat-openbsd tcpdump lftp python3-pyftpdlib"
 
 # Debian's Open vSwitch binaries, unpacked here but not installed (no
 # services started): the stock OVS peer of tests/hw-system.at's GRE test.
 # libxdp1, libbpf1, libnuma1 and libunbound8 above are what they link.
+# ethtool (which every veth of OVS's system tests needs), netcat, tcpdump,
+# lftp and pyftpdlib are for 'make check-system-hw' and
+# 'make check-system-userspace', whose tests skip without the last four.
 STOCK_OVS=${HW_STOCK_OVS:-/usr/local/lib/netdev-offload-hw/stock-ovs}
 
 missing=

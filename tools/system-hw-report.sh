@@ -37,7 +37,12 @@ if [ -f "$results" ]; then
                 tf += full[g]; tp += part[g]; ts += sw[g]; nt++
                 for (j = 0; j < nr[g]; j++) {
                     printf "        %d %s\n", rn[g, j], r[g, j]
-                    flows[r[g, j]] += rn[g, j]; tests[r[g, j]]++
+                    # One total for all recirculation ids.
+                    key = r[g, j]
+                    gsub(/recirc_id 0x[0-9a-f]+/, "recirc_id N", key)
+                    if (!((g, key) in seen)) { tests[key]++ }
+                    seen[g, key] = 1
+                    flows[key] += rn[g, j]
                 }
             }
             print ""
@@ -54,6 +59,14 @@ if [ -f "$results" ]; then
             print "Reasons (flows, tests):"
             for (reason in flows) {
                 printf "%6d %4d  %s\n", flows[reason], tests[reason], reason
+                tr += flows[reason]
+            }
+            # The provider records the last 64 refusals, of flows on the
+            # ports it claims; the flows of other ports have no reason.
+            if (ts > tr) {
+                printf "%6d       (no reason recorded: an input port that" \
+                       " is not a hw port, or more than 64 refusals)\n",
+                       ts - tr
             }
         }' "$results" | awk '
         /^Reasons/ { print; sorting = 1; next }

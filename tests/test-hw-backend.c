@@ -982,6 +982,8 @@ test_dr_ops(void)
     CHECK(hw_rdma_ops.dr_counter_create == hw_dr_counter_create);
     CHECK(hw_rdma_ops.dr_counter_query == hw_dr_counter_query);
     CHECK(hw_rdma_ops.dr_counter_destroy == hw_dr_counter_destroy);
+    CHECK(hw_rdma_ops.dr_geneve_opt_create == hw_dr_geneve_opt_create);
+    CHECK(hw_rdma_ops.dr_geneve_opt_destroy == hw_dr_geneve_opt_destroy);
 
     /* No device here: opening one fails with ENODEV. */
     vlog_set_levels(module, VLF_ANY_DESTINATION, VLL_OFF);

@@ -770,6 +770,42 @@ test_counter_commands(void)
     CHECK_EQ(bytes, UINT64_C(0x100000040));
 }
 
+/* The Geneve TLV option object (CREATE_GENERAL_OBJECT 0xa00, object type
+ * 0x000b; class, type and data length at bytes 12-15 of the object behind
+ * the 16-byte header) and the flex parser protocols of QUERY_HCA_CAP 0x100
+ * (op_mod 1: general capabilities, current; the 32 bits at byte 0xa8 of
+ * the capability behind the 16-byte header: Geneve bit 3, its option 0
+ * bit 10). */
+static void
+test_geneve_commands(void)
+{
+    static const uint8_t create_in[HW_PRM_CREATE_GENEVE_TLV_OPT_IN] = {
+        0x0a, 0x00, [6] = 0x00, 0x0b,
+        [28] = 0x01, 0x02, 0x80, 0x01,
+    };
+    static const uint8_t query_in[HW_PRM_QUERY_HCA_CAP_IN] = {
+        0x01, 0x00, [6] = 0x00, 0x01,
+    };
+    uint8_t in[HW_PRM_CREATE_GENEVE_TLV_OPT_IN];
+    uint8_t *out = xzalloc(HW_PRM_QUERY_HCA_CAP_OUT);
+
+    memset(in, 0xa5, sizeof in);
+    hw_prm_create_geneve_tlv_opt_in(in, htons(0x0102), 0x80, 1);
+    CHECK(!memcmp(in, create_in, sizeof create_in));
+
+    memset(in, 0xa5, sizeof in);
+    hw_prm_query_hca_cap_in(in);
+    CHECK(!memcmp(in, query_in, sizeof query_in));
+
+    CHECK_EQ(hw_prm_hca_cap_parse(out), 0);
+    out[16 + 0xa8 + 3] = 0x08;
+    CHECK_EQ(hw_prm_hca_cap_parse(out), HW_DR_PARSE_GENEVE);
+    out[16 + 0xa8 + 2] = 0x04;
+    CHECK_EQ(hw_prm_hca_cap_parse(out),
+             HW_DR_PARSE_GENEVE | HW_DR_PARSE_GENEVE_OPT);
+    free(out);
+}
+
 /* Test runner. */
 
 #define TEST(NAME) { #NAME, test_##NAME }
@@ -783,6 +819,7 @@ static const struct test_hw_case tests[] = {
     TEST(verbs_ignores_dr_fields),
     TEST(modify),
     TEST(counter_commands),
+    TEST(geneve_commands),
 };
 
 static void

@@ -2,6 +2,7 @@
 # Installs the Debian 12 packages needed to build and test netdev-offload-hw
 # (clang and libclang-rt-14-dev, libFuzzer's run time, for 'make fuzz').
 # Does nothing (and needs no root) when they are all installed already.
+# With --ovn, also unpacks Debian's OVN for tools/ovn-sandbox.sh.
 set -e
 
 PKGS="openvswitch-source autoconf automake libtool pkg-config make gcc \
@@ -18,13 +19,23 @@ ethtool netcat-openbsd tcpdump lftp python3-pyftpdlib"
 # 'make check-system-userspace', whose tests skip without the last four.
 STOCK_OVS=${HW_STOCK_OVS:-/usr/local/lib/netdev-offload-hw/stock-ovs}
 
+# Debian's OVN (ovn-northd, ovn-controller, ovn-nbctl, the schemas), unpacked
+# the same way with --ovn: installing ovn-host would pull in and start
+# Debian's Open vSwitch.  What it links is in PKGS or in every Debian.
+OVN=${HW_OVN:-/usr/local/lib/netdev-offload-hw/ovn}
+want_ovn=no
+if [ "${1:-}" = --ovn ]; then
+    want_ovn=yes
+fi
+
 missing=
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' \
         || missing="$missing $p"
 done
 if [ -z "$missing" ] \
-   && [ -x "$STOCK_OVS/usr/lib/openvswitch-switch/ovs-vswitchd" ]; then
+   && [ -x "$STOCK_OVS/usr/lib/openvswitch-switch/ovs-vswitchd" ] \
+   && { [ $want_ovn = no ] || [ -x "$OVN/usr/bin/ovn-controller" ]; }; then
     exit 0
 fi
 
@@ -65,17 +76,34 @@ if [ -n "$missing" ]; then
         --no-install-recommends $missing
 fi
 
-if [ ! -x "$STOCK_OVS/usr/lib/openvswitch-switch/ovs-vswitchd" ]; then
-    echo "unpacking Debian's Open vSwitch into $STOCK_OVS"
+# unpack DIR PACKAGE...
+#
+# Downloads the Debian packages PACKAGE... and unpacks them into DIR,
+# without installing them: no package script runs, no service starts.
+unpack() {
+    dir=$1
+    shift
+    echo "unpacking $* into $dir"
     tmp=$(mktemp -d)
-    if (cd "$tmp" && apt-get download -q openvswitch-switch \
-            openvswitch-common); then
-        $SUDO mkdir -p "$STOCK_OVS"
+    if (cd "$tmp" && apt-get download -q "$@"); then
+        $SUDO mkdir -p "$dir"
         for deb in "$tmp"/*.deb; do
-            $SUDO dpkg-deb -x "$deb" "$STOCK_OVS"
+            $SUDO dpkg-deb -x "$deb" "$dir"
         done
+        status=0
     else
-        echo "warning: no stock Open vSwitch: the GRE system test will skip"
+        status=1
     fi
     rm -rf "$tmp"
+    return $status
+}
+
+if [ ! -x "$STOCK_OVS/usr/lib/openvswitch-switch/ovs-vswitchd" ] \
+   && ! unpack "$STOCK_OVS" openvswitch-switch openvswitch-common; then
+    echo "warning: no stock Open vSwitch: the GRE system test will skip"
+fi
+if [ $want_ovn = yes ] && [ ! -x "$OVN/usr/bin/ovn-controller" ] \
+   && ! unpack "$OVN" ovn-central ovn-host ovn-common; then
+    echo "warning: no OVN: tools/ovn-sandbox.sh cannot run" >&2
+    exit 1
 fi

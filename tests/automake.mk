@@ -16,7 +16,8 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-geneve.at \
 	netdev-offload-hw/tests/hw-differential.at \
 	netdev-offload-hw/tests/hw-system.at \
-	netdev-offload-hw/tests/hw-qos.at
+	netdev-offload-hw/tests/hw-qos.at \
+	netdev-offload-hw/tests/hw-ovn.at
 
 tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-backend.c \

@@ -16,15 +16,15 @@
 # ovnsb<PID>-*, and is removed when it exits: the host's own OVS and OVN
 # services, if any, are not touched.
 #
-# Debian's OVN is unpacked, not installed (tools/install-deps.sh --ovn,
-# which --install runs): installing ovn-host would start Debian's OVS.
+# Debian's OVN is unpacked, not installed (tools/install-deps.sh, which
+# --install runs): installing ovn-host would start Debian's OVS.
 #
 # usage: ovn-sandbox.sh [OPTION]... [SCENARIO]...
 #   -d DIR      run directory (default: ovn-sandbox-run/): a directory
 #               per scenario, with its databases, sockets and logs
 #   -b DIR      the OVS build tree (default: ovs-build/openvswitch/)
 #   -n COUNT    packets (pings) or connections per scenario (default 100)
-#   --install   unpack Debian's OVN first if it is not there
+#   --install   run tools/install-deps.sh first (it unpacks Debian's OVN)
 #   --rst       print the summary table in reStructuredText too
 #   --shell     after each scenario's traffic, open a shell in which
 #               ovn-nbctl, ovn-sbctl, chN-vsctl and chN-appctl work
@@ -34,8 +34,9 @@
 # Needs root (namespaces, veths).  Exits non-zero if a scenario's traffic
 # did not pass.
 set -e
-cd "$(dirname "$0")/.."
-TOP=$(pwd)
+# Not cd: the daemons write their sanitizer reports, if any, where they
+# start (a test's directory).
+TOP=$(cd "$(dirname "$0")/.." && pwd)
 HELPERS=$TOP/tools/ovn-sandbox
 
 D=$TOP/ovn-sandbox-run
@@ -86,11 +87,11 @@ if [ ! -x "$B/vswitchd/ovs-vswitchd" ]; then
 fi
 OVN=${HW_OVN:-/usr/local/lib/netdev-offload-hw/ovn}
 if [ $INSTALL = yes ]; then
-    HW_OVN=$OVN "$TOP/tools/install-deps.sh" --ovn
+    HW_OVN=$OVN "$TOP/tools/install-deps.sh"
 fi
 if [ ! -x "$OVN/usr/bin/ovn-controller" ]; then
     echo "ovn-sandbox: no OVN in $OVN: run with --install" \
-         "(or tools/install-deps.sh --ovn)" >&2
+         "(or tools/install-deps.sh)" >&2
     exit 1
 fi
 PY=python3
@@ -690,21 +691,25 @@ done
 
 # The summary: one row per scenario, shares of the packets the datapaths
 # received, and of their datapath passes.
-say "=== summary ($(date -u +%Y-%m-%d), $(cd "$TOP" && git rev-parse --short HEAD 2>/dev/null || echo "no git"), $N packets or connections per scenario)"
+commit=$(cd "$TOP" && git describe --always --dirty 2>/dev/null || echo "no git")
+say "=== summary ($(date -u +%Y-%m-%d), $commit, $N packets or connections" \
+    "per scenario)"
 awk -v rst=$RST '
     function p(a, b) { return sprintf("%.1f%%", b ? 100 * a / b : 0) }
     NF {
         for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
         n++
-        row[n] = sprintf("%-14s %8d %7s %8s %9s %8s %7d %7d", $1, v["packets"],
+        row[n] = sprintf("%-14s %8d %7s %8s %9s %9s %7d %7d", $1, v["packets"],
             p(v["full"], v["packets"]), p(v["partial"], v["packets"]),
             p(v["software"], v["packets"]), p(v["device"], v["passes"]),
             v["decap"], v["encap"])
     }
     END {
-        head = sprintf("%-14s %8s %7s %8s %9s %8s %7s %7s", "scenario",
-            "packets", "full", "partial", "software", "passes", "decap", "encap")
-        rule = "============== ======== ======= ======== ========= ======== ======= ======="
+        head = sprintf("%-14s %8s %7s %8s %9s %9s %7s %7s", "scenario",
+            "packets", "full", "partial", "software", "hw passes", "decap",
+            "encap")
+        rule = "============== ======== ======= ======== ========= " \
+               "========= ======= ======="
         print head
         for (i = 1; i <= n; i++) print row[i]
         if (rst == "yes") {

@@ -236,6 +236,11 @@ start_underlay() {
     done
 }
 
+# offload_on N: whether chassis N's uplink has offload enabled.
+offload_on() {
+    chassis_appctl $1 netdev-hw/show p0 | grep -q '^  offload: [0-9]'
+}
+
 # start_chassis N ENCAP CSUM: chassis N (system-id chN, underlay address
 # 172.31.0.N on br-phy), whose tunnels are of type ENCAP with checksums
 # if CSUM is true.
@@ -247,12 +252,12 @@ start_chassis() {
     in_ns ch$ch env OVS_RUNDIR="$r" OVS_LOGDIR="$r" OVS_DBDIR="$r" \
         ovsdb-server --detach -vconsole:off --no-chdir --pidfile --log-file \
         --remote=punix:"$r/db.sock" "$r/conf.db"
-    # hw-offload is read when ovs-vswitchd starts.  PMD threads sleep
-    # while idle (pmd-maxsleep), as the two chassis share the machine.
-    # Idle datapath flows stay for a minute, so that the device counters of
-    # their rules are still there when the scenario adds them up.
+    # PMD threads sleep while idle (pmd-maxsleep), as the two chassis
+    # share the machine.  Idle datapath flows stay for a minute, so that
+    # the device counters of their rules are still there when the scenario
+    # adds them up.
     chassis_vsctl $ch --no-wait init -- set Open_vSwitch . \
-        other_config:hw-offload=true other_config:max-idle=60000 \
+        other_config:max-idle=60000 \
         other_config:pmd-cpu-mask=0x$((1 << (ch - 1) % $(nproc))) \
         other_config:pmd-maxsleep=1000 \
         external_ids:system-id=ch$ch \
@@ -270,6 +275,11 @@ start_chassis() {
            other-config:hwaddr=aa:55:aa:55:00:0$ch \
         -- add-port br-phy p0 -- set Interface p0 type=hw \
            options:device=model0
+    # Offload goes on once br-phy has opened the datapath: OVS 3.1's probes
+    # of the datapath's features, then, pass memcpy() a null pointer when
+    # offload is on (undefined behaviour, which stops a UBSan build).
+    chassis_vsctl $ch set Open_vSwitch . other_config:hw-offload=true
+    wait_until 30 offload_on $ch
     chassis_appctl $ch hw-model/attach model0 ul >/dev/null
     in_ns ch$ch ip addr add 172.31.0.$ch/24 dev br-phy
     in_ns ch$ch ip link set br-phy up

@@ -274,7 +274,7 @@ start_chassis() {
         -- set bridge br-phy datapath_type=netdev \
            other-config:hwaddr=aa:55:aa:55:00:0$ch \
         -- add-port br-phy p0 -- set Interface p0 type=hw \
-           options:device=model0
+           options:device=model0 options:steering=dr
     # Offload goes on once br-phy has opened the datapath: OVS 3.1's probes
     # of the datapath's features, then, pass memcpy() a null pointer when
     # offload is on (undefined behaviour, which stops a UBSan build).

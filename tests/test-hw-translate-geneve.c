@@ -52,8 +52,10 @@ geneve_match_init(struct match *match, bool ipv6, const uint8_t *opts,
     match->wc.masks.tunnel.flags |= FLOW_TNL_F_UDPIF | FLOW_TNL_F_OAM;
     match->flow.tunnel.metadata.present.len = len;
     match->wc.masks.tunnel.metadata.present.len = UINT8_MAX;
-    memcpy(match->flow.tunnel.metadata.opts.gnv, opts, len);
-    memcpy(match->wc.masks.tunnel.metadata.opts.gnv, opts_mask, len);
+    if (len) {
+        memcpy(match->flow.tunnel.metadata.opts.gnv, opts, len);
+        memcpy(match->wc.masks.tunnel.metadata.opts.gnv, opts_mask, len);
+    }
 }
 
 static void

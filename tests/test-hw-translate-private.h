@@ -91,6 +91,7 @@ void test_vport_vxlan(void);
 void test_vport_gre(void);
 void test_vport_refusals(void);
 void test_vport_geneve(void);
+void test_still_encapsulated(void);
 void test_vport_geneve_refusals(void);
 void test_tnl_pop_flow(void);
 

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "dp-packet.h"
 #include "flow.h"
 #include "hw-rule.h"
 #include "netlink.h"
@@ -408,4 +409,69 @@ test_tnl_pop_flow(void)
     CHECK_EQ(hw_translate_push(&rule, actions.data, actions.size, &push,
                                 NULL), ENOENT);
     ofpbuf_uninit(&actions);
+}
+
+/* A frame hex string as a packet. */
+static struct dp_packet *
+packet_from_hex(const char *hex)
+{
+    struct dp_packet *p = dp_packet_new(strlen(hex) / 2);
+
+    CHECK(*dp_packet_put_hex(p, hex, NULL) == '\0');
+    return p;
+}
+
+/* What recovery checks before it gives a tagged frame the tunnel's
+ * metadata: that the device did decapsulate it. */
+void
+test_still_encapsulated(void)
+{
+    /* VNI 123, 1.1.2.92:51283 > 1.1.2.88:4789, inner frame cut to 13
+     * bytes; the same with other endpoints; the inner frame alone; GRE. */
+    static const char vxlan[] =
+        "aa55aa550000f8bc124434b608004500003100004000401134070101025c"
+        "01010258c85312b5001d00000800000000007b0000010203040500060708"
+        "090a08";
+    static const char vxlan_other[] =
+        "aa55aa550000f8bc124434b608004500003100004000401134070101025d"
+        "01010258c85312b5001d00000800000000007b0000010203040500060708"
+        "090a08";
+    static const char inner[] =
+        "00010203040500060708090a08004500002e00000000401166bd0a000001"
+        "0a00000204d20050002ce6830000000000000000000000000000000000";
+    static const char gre[] =
+        "aa55aa550000f8bc124434b608004500005800004000402f33c20101025c"
+        "0101025820006558000001c8";
+    struct hw_translate_params params;
+    struct hw_tunnel_restore restore;
+    struct match match;
+    struct dp_packet *p;
+
+    vport_match_init(&match, false);
+    vport_params_init(&params, HW_TUNNEL_VXLAN);
+    hw_translate_tunnel_restore(&match, &params, &restore);
+
+    p = packet_from_hex(vxlan);
+    CHECK(hw_translate_still_encapsulated(p, &restore));
+    dp_packet_delete(p);
+    p = packet_from_hex(vxlan_other);
+    CHECK(!hw_translate_still_encapsulated(p, &restore));
+    dp_packet_delete(p);
+    p = packet_from_hex(inner);
+    CHECK(!hw_translate_still_encapsulated(p, &restore));
+    dp_packet_delete(p);
+    p = packet_from_hex(gre);
+    CHECK(!hw_translate_still_encapsulated(p, &restore));
+    dp_packet_delete(p);
+
+    /* A GRE vport's rule: the GRE frame is still encapsulated, the VXLAN
+     * one (UDP) is not its tunnel. */
+    vport_params_init(&params, HW_TUNNEL_GRE);
+    hw_translate_tunnel_restore(&match, &params, &restore);
+    p = packet_from_hex(gre);
+    CHECK(hw_translate_still_encapsulated(p, &restore));
+    dp_packet_delete(p);
+    p = packet_from_hex(vxlan);
+    CHECK(!hw_translate_still_encapsulated(p, &restore));
+    dp_packet_delete(p);
 }

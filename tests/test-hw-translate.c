@@ -292,6 +292,7 @@ static const struct test_hw_case tests[] = {
     TEST(vport_gre),
     TEST(vport_refusals),
     TEST(vport_geneve),
+    TEST(still_encapsulated),
     TEST(vport_geneve_refusals),
     TEST(tnl_pop_flow),
     TEST(tnl_push_vxlan),

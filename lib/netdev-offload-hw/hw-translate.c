@@ -1273,3 +1273,60 @@ hw_translate_mark_is_exact(const struct dp_packet *packet)
     }
     return true;
 }
+
+bool
+hw_translate_still_encapsulated(const struct dp_packet *packet,
+                                const struct hw_tunnel_restore *restore)
+{
+    const struct flow_tnl *tnl = &restore->tunnel;
+    const uint8_t *data = dp_packet_data(packet);
+    size_t size = dp_packet_size(packet);
+    size_t ofs = 2 * ETH_ADDR_LEN;
+    uint8_t proto;
+    ovs_be16 type;
+
+    if (size < ETH_HEADER_LEN) {
+        return false;
+    }
+    type = read_be16(data + ofs);
+    if (type == htons(ETH_TYPE_VLAN_8021Q)) {
+        ofs += VLAN_HEADER_LEN;
+        if (size < ofs + 2) {
+            return false;
+        }
+        type = read_be16(data + ofs);
+    }
+    ofs += 2;
+
+    if (type == htons(ETH_TYPE_IP) && tnl->ip_dst) {
+        ovs_be32 src, dst;
+
+        if (size < ofs + IP_HEADER_LEN) {
+            return false;
+        }
+        memcpy(&src, data + ofs + 12, sizeof src);
+        memcpy(&dst, data + ofs + 16, sizeof dst);
+        if (src != tnl->ip_src || dst != tnl->ip_dst) {
+            return false;
+        }
+        proto = data[ofs + 9];
+        ofs += (data[ofs] & 0x0f) * 4;
+    } else if (type == htons(ETH_TYPE_IPV6)
+               && !ipv6_mask_is_any(&tnl->ipv6_dst)) {
+        if (size < ofs + IPV6_HEADER_LEN
+            || memcmp(data + ofs + 8, &tnl->ipv6_src, 16)
+            || memcmp(data + ofs + 24, &tnl->ipv6_dst, 16)) {
+            return false;
+        }
+        proto = data[ofs + 6];
+        ofs += IPV6_HEADER_LEN;
+    } else {
+        return false;
+    }
+
+    if (!tnl->tp_dst) {
+        return proto == IPPROTO_GRE;
+    }
+    return (proto == IPPROTO_UDP && size >= ofs + UDP_HEADER_LEN
+            && read_be16(data + ofs + 2) == tnl->tp_dst);
+}

@@ -181,4 +181,13 @@ int hw_translate_push(const struct hw_rule *ingress,
 struct dp_packet;
 bool hw_translate_mark_is_exact(const struct dp_packet *);
 
+/* Returns true if 'packet', tagged by a rule that decapsulates the tunnel
+ * 'restore' describes, still has that tunnel's outer headers: the tunnel's
+ * IP addresses, and UDP to the tunnel's port or GRE.  A device that could
+ * not apply the decap (an inner frame cut short, say) delivers the frame
+ * so, and giving it the tunnel's metadata would run the vport flow's
+ * actions on the encapsulated frame.  Reads only the packet's headers. */
+bool hw_translate_still_encapsulated(const struct dp_packet *,
+                                     const struct hw_tunnel_restore *);
+
 #endif /* hw-translate.h */

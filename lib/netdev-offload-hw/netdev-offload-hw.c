@@ -140,6 +140,7 @@ HW_COVERAGE_DEFINE(hw_offload_del);
 HW_COVERAGE_DEFINE(hw_offload_push_refused);
 COVERAGE_DEFINE(hw_offload_recover);
 COVERAGE_DEFINE(hw_offload_mark_cleared);
+COVERAGE_DEFINE(hw_offload_decap_missed);
 HW_COVERAGE_DEFINE(hw_offload_stale_mark);
 
 /* Every port we claimed, so that netdev-hw/show can list them. */
@@ -1310,6 +1311,13 @@ hw_offload_recover_tagged(struct netdev *netdev, struct dp_packet *packet,
     rec = hw_mark_find(mark);
     if (!rec || !rec->decap || rec->phys != netdev) {
         hw_offload_check_mark(packet);
+        return 0;
+    }
+    if (OVS_UNLIKELY(hw_translate_still_encapsulated(packet, &rec->restore))) {
+        /* The device did not decapsulate it: the software pops it, as if
+         * no rule had taken it. */
+        *dp_packet_ol_flags_ptr(packet) &= ~DP_PACKET_OL_FLOW_MARK;
+        COVERAGE_INC(hw_offload_decap_missed);
         return 0;
     }
 

@@ -411,15 +411,24 @@ test_tnl_pop_flow(void)
     ofpbuf_uninit(&actions);
 }
 
-/* A frame hex string as a packet. */
-static struct dp_packet *
-packet_from_hex(const char *hex)
+/* Checks what hw_translate_still_encapsulated() says of the frame 'hex'
+ * (hexadecimal) under 'restore'. */
+static void
+check_still_encapsulated_at(const char *hex,
+                            const struct hw_tunnel_restore *restore,
+                            bool expected, const char *file, int line)
 {
     struct dp_packet *p = dp_packet_new(strlen(hex) / 2);
 
     CHECK(*dp_packet_put_hex(p, hex, NULL) == '\0');
-    return p;
+    if (hw_translate_still_encapsulated(p, restore) != expected) {
+        ovs_abort(0, "%s:%d: expected %s", file, line,
+                  expected ? "still encapsulated" : "not encapsulated");
+    }
+    dp_packet_delete(p);
 }
+#define CHECK_STILL_ENCAPSULATED(HEX, RESTORE, EXPECTED) \
+    check_still_encapsulated_at(HEX, RESTORE, EXPECTED, __FILE__, __LINE__)
 
 /* What recovery checks before it gives a tagged frame the tunnel's
  * metadata: that the device did decapsulate it. */
@@ -445,33 +454,20 @@ test_still_encapsulated(void)
     struct hw_translate_params params;
     struct hw_tunnel_restore restore;
     struct match match;
-    struct dp_packet *p;
 
     vport_match_init(&match, false);
     vport_params_init(&params, HW_TUNNEL_VXLAN);
     hw_translate_tunnel_restore(&match, &params, &restore);
 
-    p = packet_from_hex(vxlan);
-    CHECK(hw_translate_still_encapsulated(p, &restore));
-    dp_packet_delete(p);
-    p = packet_from_hex(vxlan_other);
-    CHECK(!hw_translate_still_encapsulated(p, &restore));
-    dp_packet_delete(p);
-    p = packet_from_hex(inner);
-    CHECK(!hw_translate_still_encapsulated(p, &restore));
-    dp_packet_delete(p);
-    p = packet_from_hex(gre);
-    CHECK(!hw_translate_still_encapsulated(p, &restore));
-    dp_packet_delete(p);
+    CHECK_STILL_ENCAPSULATED(vxlan, &restore, true);
+    CHECK_STILL_ENCAPSULATED(vxlan_other, &restore, false);
+    CHECK_STILL_ENCAPSULATED(inner, &restore, false);
+    CHECK_STILL_ENCAPSULATED(gre, &restore, false);
 
     /* A GRE vport's rule: the GRE frame is still encapsulated, the VXLAN
      * one (UDP) is not its tunnel. */
     vport_params_init(&params, HW_TUNNEL_GRE);
     hw_translate_tunnel_restore(&match, &params, &restore);
-    p = packet_from_hex(gre);
-    CHECK(hw_translate_still_encapsulated(p, &restore));
-    dp_packet_delete(p);
-    p = packet_from_hex(vxlan);
-    CHECK(!hw_translate_still_encapsulated(p, &restore));
-    dp_packet_delete(p);
+    CHECK_STILL_ENCAPSULATED(gre, &restore, true);
+    CHECK_STILL_ENCAPSULATED(vxlan, &restore, false);
 }

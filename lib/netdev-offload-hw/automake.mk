@@ -19,6 +19,8 @@ AM_CPPFLAGS += -I $(top_srcdir)/netdev-offload-hw/lib/netdev-offload-hw/diag
 lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-coverage.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-coverage.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-ct.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-ct.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-dev.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-dev.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-encode-dr.c \
@@ -51,6 +53,7 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-toeplitz.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-toeplitz.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate-private.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-translate-ct.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate-push.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate.h \

@@ -64,6 +64,11 @@ hw_flow_dr_modify(const struct hw_rule *rule, struct ofpbuf *cmds)
     if (rw->set & (1u << HW_SET_L4_DST)) {
         hw_dr_modify_set_port(cmds, rw->l4_tcp, false, rw->l4_dst);
     }
+    for (unsigned int reg = 0; reg < HW_N_REG_C; reg++) {
+        if (rw->set_regs & (1u << reg)) {
+            hw_dr_modify_set_reg_c(cmds, reg, rw->regs[reg]);
+        }
+    }
 }
 
 static bool
@@ -215,7 +220,7 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
             goto error;
         }
     }
-    if (rw->set) {
+    if (rw->set || rw->set_regs) {
         uint64_t stub[HW_DR_MAX_MODIFY * 2];
         struct ofpbuf cmds;
 

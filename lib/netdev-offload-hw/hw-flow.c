@@ -25,6 +25,7 @@
 #include "hw-flow-dr.h"
 #include "hw-rule.h"
 #include "hw-stale.h"
+#include "hw-translate.h"
 #include "netdev-hw.h"
 #include "netdev-hw-base.h"
 #include "openvswitch/dynamic-string.h"
@@ -74,6 +75,34 @@ hw_flow_reformat_type(enum hw_reformat_type type,
  * rule still uses them).  Returns 0, or the first error with the call that
  * failed in '*stepp'.  Used both to undo a partial install and to
  * uninstall a complete one. */
+/* Destroys the stage misses of 'flow', keeping what they counted.  A miss
+ * the device refuses to destroy is hw-stale's (it counts nothing for the
+ * flow any more). */
+static void
+hw_flow_release_ct_misses(const struct netdev_hw_device *dev,
+                          struct hw_flow *flow)
+{
+    for (size_t i = 0; dev && i < HW_N_CT_MISSES; i++) {
+        struct hw_flow_dr *miss = &flow->ct_misses[i];
+        const char *step = NULL;
+        int error;
+
+        if (!miss->rule && !miss->matcher) {
+            continue;
+        }
+        error = hw_flow_dr_uninstall(flow->pipeline, dev, miss, &step);
+        if (miss->final_valid) {
+            flow->ct_miss_packets += miss->final_packets;
+            flow->ct_miss_bytes += miss->final_bytes;
+        }
+        if (error) {
+            hw_stale_add_dr(flow->pipeline, dev, miss, step, error);
+        }
+    }
+    free(flow->ct_misses);
+    flow->ct_misses = NULL;
+}
+
 /* hw_flow_destroy__() for a rule in the pipeline of tables. */
 static int
 hw_flow_destroy_dr(const struct netdev_hw_device *dev, struct hw_flow *flow,
@@ -81,6 +110,10 @@ hw_flow_destroy_dr(const struct netdev_hw_device *dev, struct hw_flow *flow,
 {
     int error = 0;
 
+    if (flow->ct_misses) {
+        /* Before the stage that sends packets to them goes. */
+        hw_flow_release_ct_misses(dev, flow);
+    }
     if (dev) {
         error = hw_flow_dr_uninstall(flow->pipeline, dev, flow->dr, stepp);
         /* The counter was read before the destroy, failed or not. */
@@ -174,6 +207,69 @@ hw_flow_encode(const struct hw_flow *flow, const struct hw_rule *rule,
     hw_encode_flow(rule, &handles, flow->port_num, attr);
 }
 
+/* The misses of the stage 'rule' (hw_translate_ct_miss()), made before
+ * the stage, so that every packet it sends to the connection table is
+ * counted where it leaves the device. */
+static int
+hw_flow_install_ct_misses(const struct netdev_hw_device *dev,
+                          struct ibv_qp *dest, const struct hw_rule *rule,
+                          struct hw_flow *flow, struct ds *reason)
+{
+    static const uint32_t levels[HW_N_CT_MISSES] = {
+        HW_LEVEL_CT, HW_LEVEL_POST_CT,
+    };
+    struct hw_rule miss;
+
+    hw_translate_ct_miss(rule->tag, &miss);
+    flow->ct_misses = xcalloc(HW_N_CT_MISSES, sizeof *flow->ct_misses);
+    for (size_t i = 0; i < HW_N_CT_MISSES; i++) {
+        int error = hw_flow_dr_install_at(dev->pipeline, dev, levels[i],
+                                          HW_PRIO_PIPELINE_JUMP, dest, &miss,
+                                          &flow->ct_misses[i], reason);
+        if (error) {
+            ds_put_cstr(reason, " (stage miss)");
+            return error;
+        }
+    }
+    return 0;
+}
+
+/* hw_flow_install() for a rule in the pipeline of tables. */
+static int
+hw_flow_install_dr(const struct netdev_hw_device *dev, struct ibv_qp *dest,
+                   const struct hw_rule *rule, struct hw_flow *flow,
+                   struct ds *reason)
+{
+    uint32_t level = (rule->table == HW_TABLE_POST_CT
+                      ? HW_LEVEL_POST_CT : NETDEV_HW_FLOW_LEVEL);
+    int error;
+
+    flow->pipeline = dev->pipeline;
+    if (rule->ct_stage) {
+        error = hw_flow_install_ct_misses(dev, dest, rule, flow, reason);
+        if (error) {
+            goto error;
+        }
+    }
+    flow->dr = xzalloc(sizeof *flow->dr);
+    error = hw_flow_dr_install(dev->pipeline, dev, level, dest, rule,
+                               flow->dr, reason);
+    if (error) {
+        free(flow->dr);
+        flow->dr = NULL;
+        goto error;
+    }
+    flow->counted = rule->count;
+    return 0;
+
+error:
+    if (flow->ct_misses) {
+        hw_flow_release_ct_misses(dev, flow);
+    }
+    flow->pipeline = NULL;
+    return error;
+}
+
 int
 hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
                 const struct hw_rule *rule, struct hw_flow *flow,
@@ -190,17 +286,7 @@ hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
 
     if (dev->pipeline && !rule->egress
         && (!dev->pipeline_on_demand || rule->pipeline)) {
-        flow->dr = xzalloc(sizeof *flow->dr);
-        error = hw_flow_dr_install(dev->pipeline, dev, NETDEV_HW_FLOW_LEVEL,
-                                   dest, rule, flow->dr, reason);
-        if (error) {
-            free(flow->dr);
-            flow->dr = NULL;
-            return error;
-        }
-        flow->pipeline = dev->pipeline;
-        flow->counted = rule->count;
-        return 0;
+        return hw_flow_install_dr(dev, dest, rule, flow, reason);
     }
 
     if (!dest) {
@@ -306,7 +392,25 @@ hw_flow_read(const struct netdev_hw_device *dev, const struct hw_flow *flow,
         return EOPNOTSUPP;
     }
     if (flow->dr && !flow->uninstalled) {
-        return hw_flow_dr_read(dev, flow->dr, packets, bytes);
+        uint64_t miss_packets = flow->ct_miss_packets;
+        uint64_t miss_bytes = flow->ct_miss_bytes;
+
+        /* The misses first: a packet they count was counted by the stage
+         * before, so the difference never goes below the truth. */
+        for (size_t i = 0; flow->ct_misses && i < HW_N_CT_MISSES; i++) {
+            uint64_t p, b;
+
+            if (!hw_flow_dr_read(dev, &flow->ct_misses[i], &p, &b)) {
+                miss_packets += p;
+                miss_bytes += b;
+            }
+        }
+        error = hw_flow_dr_read(dev, flow->dr, packets, bytes);
+        if (!error) {
+            *packets -= MIN(*packets, miss_packets);
+            *bytes -= MIN(*bytes, miss_bytes);
+        }
+        return error;
     }
     if (flow->uninstalled || !flow->counters) {
         if (!flow->final_valid) {
@@ -314,6 +418,8 @@ hw_flow_read(const struct netdev_hw_device *dev, const struct hw_flow *flow,
         }
         *packets = flow->final_packets;
         *bytes = flow->final_bytes;
+        *packets -= MIN(*packets, flow->ct_miss_packets);
+        *bytes -= MIN(*bytes, flow->ct_miss_bytes);
         return 0;
     }
 
@@ -336,6 +442,15 @@ hw_flow_format(const struct hw_flow *flow, const struct hw_rule *rule,
 
     if (flow->dr) {
         hw_flow_dr_format(flow->dr, rule, s);
+        if (flow->ct_misses) {
+            struct hw_rule miss;
+
+            hw_translate_ct_miss(rule->tag, &miss);
+            for (size_t i = 0; i < HW_N_CT_MISSES; i++) {
+                ds_put_cstr(s, "; miss ");
+                hw_flow_dr_format(&flow->ct_misses[i], &miss, s);
+            }
+        }
         return;
     }
     if (!flow->flow) {

@@ -42,6 +42,8 @@ struct hw_pipeline;
 struct hw_rule;
 struct netdev_hw_device;
 
+#define HW_N_CT_MISSES 2
+
 struct hw_flow {
     struct ibv_counters *counters;      /* NULL if the rule counts nothing. */
     struct ibv_flow_action *reformat;   /* Tunnel reformat, NULL if none. */
@@ -63,6 +65,14 @@ struct hw_flow {
      * holds it; the verbs members above stay empty. */
     struct hw_pipeline *pipeline;
     struct hw_flow_dr *dr;
+    struct hw_flow_dr *ct_misses;       /* A stage of the connection
+                                         * pipeline: its miss rules in the
+                                         * connection and post-conntrack
+                                         * tables (HW_N_CT_MISSES), which
+                                         * count what went back to
+                                         * software. */
+    uint64_t ct_miss_packets;           /* What destroyed misses counted. */
+    uint64_t ct_miss_bytes;
     bool uninstalled;
     bool final_valid;                   /* The final read succeeded. */
     uint64_t final_packets;
@@ -97,7 +107,8 @@ bool hw_flow_has_rule(const struct hw_flow *);
 
 /* Stores into '*packets' and '*bytes' the packets and bytes the device has
  * counted for 'flow' since it was installed (or the values kept at
- * uninstall).  Returns 0, EOPNOTSUPP if the rule has no counters, ENODEV if
+ * uninstall); for a stage of the connection pipeline, those its miss rules
+ * did not send back to software.  Returns 0, EOPNOTSUPP if the rule has no counters, ENODEV if
  * it was uninstalled without a final read, or the device's errno; both
  * values are 0 on error. */
 int hw_flow_read(const struct netdev_hw_device *dev,

@@ -27,12 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw-ct.h"
 #include "hw-offload-egress.h"
 #include "hw-offload-guards.h"
 #include "hw-offload-marks.h"
 #include "hw-rule.h"
 #include "hw-stale.h"
 #include "netdev.h"
+#include "netlink.h"
+#include "odp-netlink.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
 #include "timeval.h"
@@ -79,6 +82,21 @@ hw_offload_translate(const struct match *match, const struct nlattr *actions,
 
     p.pipeline = dev && dev->pipeline && !on_demand;
     p.parse = dev && dev->pipeline ? dev->caps->dr_parse : 0;
+    p.conntrack = dev && dev->pipeline && hw_ct_enabled();
+    if (on_demand && p.conntrack && !match->flow.recirc_id
+        && nl_attr_find__(actions, actions_len, OVS_ACTION_ATTR_CT)) {
+        /* A stage of the connection pipeline takes the flow table, which
+         * the root would otherwise keep it out of. */
+        p.pipeline = true;
+        if (!hw_translate_flow(match, actions, actions_len, &p, rule, &why)
+            && rule->ct_stage && !hw_rule_is_tagged(rule)
+            && rule->tunnel == HW_TUNNEL_NONE) {
+            ds_destroy(&why);
+            return 0;
+        }
+        ds_clear(&why);
+        p.pipeline = false;
+    }
     error = hw_translate_flow(match, actions, actions_len, &p, rule, reason);
     if (!error || !on_demand) {
         return error;
@@ -153,6 +171,7 @@ hw_offload_entry_installed(struct hw_offload_port *port,
     entry->in_flow_table = (entry->flow.pipeline
                             && port->dev.pipeline_on_demand);
     port->n_flow_table_rules += entry->in_flow_table;
+    port->n_ct_rules += entry->ct_rule;
     if (entry->full) {
         port->n_full++;
     } else {
@@ -229,7 +248,7 @@ hw_offload_entry_free(struct hw_offload_entry *entry)
     }
 }
 
-/* Reads the counters of the full rule of 'entry' into its 'last_*' members,
+/* Reads the counters of the full rule or stage of 'entry' into its 'last_*' members,
  * and notes the time if the packet count grew.  On error the last values
  * read are kept. */
 static void
@@ -241,7 +260,7 @@ hw_offload_entry_poll(const struct hw_offload_port *port,
     uint64_t packets, bytes;
     int error;
 
-    if (!entry->full || !dev) {
+    if (!entry->hw_counts || !dev) {
         return;
     }
     error = hw_flow_read(dev, &entry->flow, &packets, &bytes);
@@ -249,8 +268,10 @@ hw_offload_entry_poll(const struct hw_offload_port *port,
         if (packets > entry->last_packets) {
             entry->used = time_msec();
         }
-        entry->last_packets = packets;
-        entry->last_bytes = bytes;
+        /* A stage's count is a difference of two reads, which a packet
+         * between them can make too large for a moment: never go back. */
+        entry->last_packets = MAX(packets, entry->last_packets);
+        entry->last_bytes = MAX(bytes, entry->last_bytes);
     } else {
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
@@ -273,7 +294,7 @@ hw_offload_entry_stats(const struct hw_offload_port *port,
     OVS_REQUIRES(port->mutex)
 {
     *stats = entry->base;
-    if (entry->installed && entry->full) {
+    if (entry->installed && entry->hw_counts) {
         hw_offload_entry_poll(port, entry);
         stats->n_packets += entry->last_packets;
         stats->n_bytes += entry->last_bytes;
@@ -349,9 +370,10 @@ hw_offload_entry_uninstall(struct hw_offload_port *port,
     }
     port->n_flow_table_rules -= entry->in_flow_table;
     entry->in_flow_table = false;
+    port->n_ct_rules -= entry->ct_rule;
     /* What only the rules that went needed can go too. */
     hw_offload_needs_release(port);
-    if (entry->full) {
+    if (entry->hw_counts) {
         hw_offload_entry_poll(port, entry);
         entry->base.n_packets += entry->last_packets;
         entry->base.n_bytes += entry->last_bytes;

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "hw-ct.h"
 #include "hw-offload-entries.h"
 #include "hw-rule.h"
 #include "hw-stale.h"
@@ -168,6 +169,50 @@ hw_flow_table_base_uninstall(struct hw_offload_port *port)
     }
 }
 
+/* The connection pipeline's base (netdev_hw_base_build_ct()). */
+static int
+hw_ct_base_install(struct hw_offload_port *port, struct netdev *netdev,
+                   const struct netdev_hw_device *dev, struct ds *reason)
+    OVS_REQUIRES(port->mutex)
+{
+    struct ibv_qp *rss_qps[HW_N_RSS_TYPES];
+    const char *step = NULL;
+    int error;
+
+    if (port->ct_base) {
+        return 0;
+    }
+    for (int i = 0; i < HW_N_RSS_TYPES; i++) {
+        rss_qps[i] = netdev_hw_rss_qp(netdev, i);
+        if (!rss_qps[i]) {
+            ds_put_cstr(reason, "no RSS QP: port not configured");
+            return ENODEV;
+        }
+    }
+    error = netdev_hw_base_build_ct(dev, rss_qps, &port->ct_base, &step);
+    if (error) {
+        ds_put_format(reason, "%s: %s (connection table base)", step,
+                      ovs_strerror(error));
+        return error;
+    }
+    hw_offload_port_set_dev(port, dev);
+    hw_ct_port_ready(port);
+    return 0;
+}
+
+static void
+hw_ct_base_uninstall(struct hw_offload_port *port)
+    OVS_REQUIRES(port->mutex)
+{
+    if (port->ct_base) {
+        /* The connections' rules jump to the post-conntrack table: they
+         * go first. */
+        hw_ct_port_release(port);
+        netdev_hw_base_destroy(port->ct_base, hw_offload_port_dev(port));
+        port->ct_base = NULL;
+    }
+}
+
 int
 hw_offload_needs_install(struct hw_offload_port *port, struct netdev *netdev,
                          const struct netdev_hw_device *dev,
@@ -182,6 +227,9 @@ hw_offload_needs_install(struct hw_offload_port *port, struct netdev *netdev,
     if (!error && rule->pipeline && dev->pipeline_on_demand) {
         error = hw_flow_table_base_install(port, netdev, dev, reason);
     }
+    if (!error && (rule->ct_stage || rule->table == HW_TABLE_POST_CT)) {
+        error = hw_ct_base_install(port, netdev, dev, reason);
+    }
     if (error) {
         hw_offload_needs_release(port);
     }
@@ -194,6 +242,9 @@ hw_offload_needs_release(struct hw_offload_port *port)
 {
     if (!port->n_tunnel_rules) {
         hw_tnl_guards_uninstall(port);
+    }
+    if (!port->n_ct_rules) {
+        hw_ct_base_uninstall(port);
     }
     if (!port->n_flow_table_rules) {
         hw_flow_table_base_uninstall(port);

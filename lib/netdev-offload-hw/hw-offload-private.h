@@ -63,6 +63,13 @@ struct hw_offload_entry {
                                      * rules that need it. */
     bool installed;                 /* False while the port's device is
                                      * being reconfigured. */
+    bool hw_counts;                 /* The device alone handles some of
+                                     * its packets: a full rule, or a stage
+                                     * of the connection pipeline, whose
+                                     * counters then count only those. */
+    bool ct_rule;                   /* Its rule is in the connection
+                                     * pipeline (a stage, or a flow of
+                                     * recirc_id != 0). */
 
     odp_port_t vport;               /* The vport of a vport flow, whose rule
                                      * lives on this physical port, or
@@ -132,6 +139,12 @@ struct hw_offload_port {
      * installed while it has such rules. */
     struct netdev_hw_base *flow_table_base OVS_GUARDED;
     size_t n_flow_table_rules OVS_GUARDED;
+
+    /* The miss rules of the connection and post-conntrack tables
+     * (netdev_hw_base_build_ct()), installed while the port has rules of
+     * the connection pipeline; connections go in while they are. */
+    struct netdev_hw_base *ct_base OVS_GUARDED;
+    size_t n_ct_rules OVS_GUARDED;
 
     uint64_t n_full OVS_GUARDED;    /* Installed rules, by mode. */
     uint64_t n_partial OVS_GUARDED;

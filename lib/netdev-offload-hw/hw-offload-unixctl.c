@@ -22,6 +22,7 @@
 
 #include <stdlib.h>
 
+#include "hw-ct.h"
 #include "hw-flow.h"
 #include "hw-offload-egress.h"
 #include "hw-offload-entries.h"
@@ -235,4 +236,5 @@ hw_offload_unixctl_register(void)
                              hw_offload_unixctl_dump_rules, NULL);
     unixctl_command_register("netdev-hw/not-offloaded", "[PORT]", 0, 1,
                              hw_offload_unixctl_not_offloaded, NULL);
+    hw_ct_unixctl_register();
 }

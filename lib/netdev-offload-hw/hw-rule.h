@@ -185,6 +185,9 @@ enum hw_set_field {
     HW_N_SET_FIELDS
 };
 
+/* Metadata registers reg_c_0 to reg_c_7 (dr only). */
+#define HW_N_REG_C 8
+
 struct hw_rewrite {
     bool pop_vlan;              /* Pop the outermost VLAN tag. */
     uint32_t set;               /* 1 << enum hw_set_field. */
@@ -197,13 +200,15 @@ struct hw_rewrite {
     bool push_vlan;             /* Push a tag of 'push_tpid' and 'push_tci'. */
     ovs_be16 push_tpid;
     ovs_be16 push_tci;
+    uint8_t set_regs;           /* 1 << N: set reg_c_N to 'regs[N]'. */
+    uint32_t regs[HW_N_REG_C];
 };
 
 /* Whether 'rw' changes anything. */
 static inline bool
 hw_rewrite_is_empty(const struct hw_rewrite *rw)
 {
-    return !rw->pop_vlan && !rw->set && !rw->push_vlan;
+    return !rw->pop_vlan && !rw->set && !rw->push_vlan && !rw->set_regs;
 }
 
 /* What the hardware does with a matching packet. */
@@ -215,8 +220,32 @@ enum hw_fate {
                                  * rule's domain (the pipeline only). */
 };
 
-/* Metadata registers reg_c_0 to reg_c_7 (dr only). */
-#define HW_N_REG_C 8
+/* The connection pipeline (dr only, hw-ct.h).
+ *
+ * A recirc_id 0 flow whose actions are ct() and recirc(X) sets HW_REG_RECIRC
+ * to X, HW_REG_CT to the zone and HW_REG_STAGE to its mark, tags the packet
+ * with its mark and jumps to the connection table (HW_LEVEL_CT).  There a
+ * connection's rule sets HW_REG_CT to zone | ct_state << 16, HW_REG_CT_MARK
+ * and HW_REG_CT_LABEL and jumps to the post-conntrack table
+ * (HW_LEVEL_POST_CT), which holds the flows of recirc_id != 0 and matches
+ * them on those registers.  A packet that misses either table goes to
+ * software as it arrived, with the first flow's tag: software runs that
+ * flow's ct() and recirc() itself.  reg_c_0 is left to the e-switch's
+ * source vport. */
+#define HW_REG_RECIRC   1
+#define HW_REG_CT       2
+#define HW_REG_CT_MARK  3
+#define HW_REG_CT_LABEL 4
+#define HW_REG_STAGE    5
+
+#define HW_LEVEL_CT      2
+#define HW_LEVEL_POST_CT 3
+
+/* The table of the pipeline a datapath rule goes to. */
+enum hw_table {
+    HW_TABLE_FLOW,              /* recirc_id 0: the port's flow table. */
+    HW_TABLE_POST_CT,           /* recirc_id != 0. */
+};
 
 struct hw_rule {
     struct hw_headers outer;
@@ -252,6 +281,12 @@ struct hw_rule {
                                  * pipeline takes only such rules
                                  * (options:steering=auto), it goes to the
                                  * flow table, the others to the root. */
+
+    /* The connection pipeline (see HW_REG_RECIRC above). */
+    enum hw_table table;
+    bool ct_stage;              /* Jumps to the connection table. */
+    uint16_t ct_zone;           /* With 'ct_stage': the ct() zone... */
+    uint32_t ct_recirc;         /* ...and the recirc_id after it. */
 };
 
 /* Verbs priorities used by the plugin (0 is matched first, 15 is the last

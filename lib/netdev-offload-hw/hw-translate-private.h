@@ -17,7 +17,8 @@
 #ifndef HW_TRANSLATE_PRIVATE_H
 #define HW_TRANSLATE_PRIVATE_H 1
 
-/* What the files of translate (hw-translate.c, hw-translate-push.c)
+/* What the files of translate (hw-translate.c, hw-translate-push.c,
+ * hw-translate-ct.c)
  * share. */
 
 #include "openvswitch/compiler.h"
@@ -28,5 +29,9 @@ struct ds;
  * 'error': the one way translate says why it refuses. */
 int hw_translate_fail(struct ds *reason, int error, const char *format, ...)
     OVS_PRINTF_FORMAT(3, 4);
+
+/* The name of datapath action 'type' (OVS_ACTION_ATTR_*), as
+ * ovs-appctl dpctl/dump-flows shows it. */
+const char *hw_translate_action_name(int type);
 
 #endif /* hw-translate-private.h */

@@ -36,8 +36,8 @@
 
 /* Tunnel push. */
 
-static const char *
-action_name(int type)
+const char *
+hw_translate_action_name(int type)
 {
     switch (type) {
     case OVS_ACTION_ATTR_OUTPUT: return "output";
@@ -284,7 +284,7 @@ check_after_push(const struct nlattr *rest, size_t rest_len,
     NL_ATTR_FOR_EACH (a, left, rest, rest_len) {
         if (nl_attr_type(a) != OVS_ACTION_ATTR_OUTPUT) {
             return PUSH_REFUSE(reason, "%s after tnl_push not supported",
-                               action_name(nl_attr_type(a)));
+                               hw_translate_action_name(nl_attr_type(a)));
         }
         if (n++) {
             return PUSH_REFUSE(reason, "more than one output after tnl_push "
@@ -362,7 +362,7 @@ push_walk(const struct nlattr *actions, size_t actions_len,
 
         default:
             return PUSH_REFUSE(reason, "%s before tnl_push not supported",
-                               action_name(type));
+                               hw_translate_action_name(type));
         }
     }
     return ENOENT;

@@ -178,8 +178,12 @@ xlate_metadata(struct xlate_ctx *ctx, const struct hw_translate_params *p)
     memset(&mask->in_port, 0, sizeof mask->in_port);
 
     if (key->recirc_id & mask->recirc_id) {
-        return REFUSE(ctx, "match on recirc_id %#"PRIx32" not supported",
-                      key->recirc_id & mask->recirc_id);
+        /* Consumes the conntrack fields too. */
+        int error = hw_translate_ct_match(key, mask, p, ctx->rule,
+                                          ctx->reason);
+        if (error) {
+            return error;
+        }
     }
     mask->recirc_id = 0;
 
@@ -1074,6 +1078,19 @@ xlate_actions(const struct nlattr *actions, size_t actions_len,
         return hw_translate_fail(reason, EINVAL,
                           "flow mark %"PRIu32" does not fit the 24-bit tag",
                           params->flow_mark);
+    }
+    if (rule->table == HW_TABLE_POST_CT) {
+        int error = hw_translate_ct_post_actions(actions, actions_len,
+                                                 reason);
+        if (error) {
+            return error;
+        }
+    } else if (params->conntrack) {
+        int error = hw_translate_ct_stage(actions, actions_len, params,
+                                          rule, reason);
+        if (error != ENOENT) {
+            return error;
+        }
     }
     rule->fate = HW_FATE_RSS;
     rule->has_tag = true;

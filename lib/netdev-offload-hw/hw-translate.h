@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "ct-dpif.h"
 #include "hw-rule.h"
 #include "openvswitch/packets.h"
 #include "openvswitch/types.h"
@@ -61,6 +62,12 @@ struct hw_translate_params {
      * (HW_DR_PARSE_* of hw-dev.h): Geneve, one Geneve option, the
      * checksum-ok bits. */
     uint32_t parse;
+
+    /* With 'pipeline': the port runs the connection pipeline (hw-rule.h,
+     * HW_REG_RECIRC): ct() and recirc() of a recirc_id 0 flow become a
+     * jump to the connection table, and flows of recirc_id != 0 go to the
+     * post-conntrack table. */
+    bool conntrack;
 };
 
 /* Translates 'match' and 'actions' into 'rule'.  Returns 0 on success.  On
@@ -70,6 +77,54 @@ int hw_translate_flow(const struct match *, const struct nlattr *actions,
                       size_t actions_len,
                       const struct hw_translate_params *,
                       struct hw_rule *, struct ds *reason);
+
+/* The connection pipeline (hw-translate-ct.c).
+ *
+ * hw_translate_ct_match() translates the recirc_id of a flow and, for
+ * recirc_id != 0, its ct_state, ct_zone, ct_mark and the low 32 bits of
+ * its ct_label into register matches of the post-conntrack table,
+ * clearing them from 'mask'.  Does nothing for recirc_id 0.
+ *
+ * hw_translate_ct_stage() makes 'rule' a stage if 'actions' are ct() and
+ * recirc() (after an optional ct_clear): returns 0, ENOENT if they are
+ * something else, or EOPNOTSUPP with a reason for a ct() the device
+ * cannot stand for (nat, setting ct_mark, a helper...).
+ *
+ * hw_translate_ct_post_actions() checks that the actions of a flow of the
+ * post-conntrack table may run in software on a packet the device tagged
+ * after the stages: none of them may read the recirc_id or conntrack
+ * state the packet then lacks. */
+int hw_translate_ct_match(const struct flow *key, struct flow *mask,
+                          const struct hw_translate_params *,
+                          struct hw_rule *, struct ds *reason);
+int hw_translate_ct_stage(const struct nlattr *actions, size_t actions_len,
+                          const struct hw_translate_params *,
+                          struct hw_rule *, struct ds *reason);
+int hw_translate_ct_post_actions(const struct nlattr *actions,
+                                 size_t actions_len, struct ds *reason);
+
+/* One direction of a connection, as the connection table matches it. */
+struct hw_ct_conn_key {
+    struct ct_dpif_tuple tuple;     /* As that direction's packets carry
+                                     * it. */
+    uint16_t zone;
+    uint8_t ct_state;               /* CS_* the packets leave with. */
+    uint32_t mark;
+    uint32_t label;                 /* Low 32 bits of the ct_label. */
+};
+
+/* Fills 'rule' for the connection table: the tuple (a TCP packet with
+ * SYN, FIN or RST goes on to software) and the stage's zone, setting the
+ * state registers and jumping to the post-conntrack table.  Returns 0 or
+ * EOPNOTSUPP with a reason (ICMP, protocols other than TCP and UDP). */
+int hw_translate_ct_conn(const struct hw_ct_conn_key *, struct hw_rule *,
+                         struct ds *reason);
+
+/* Fills 'rule' for the miss of the stage tagged 'stage_mark' in the
+ * connection or post-conntrack table: it counts what goes back to
+ * software, so that the stage's statistics are what the device alone
+ * did. */
+void hw_translate_ct_miss(uint32_t stage_mark, struct hw_rule *);
 
 /* Stores into 'map' the 64-bit words of 'mask' that are not zero, the map
  * miniflow_map_init() makes, faster for a flow's mostly zero mask. */

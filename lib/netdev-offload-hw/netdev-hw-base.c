@@ -75,6 +75,9 @@ static const struct netdev_hw_miss_rule miss_rules[] = {
 };
 #define N_MISS_RULES ARRAY_SIZE(miss_rules)
 
+static const uint32_t ct_levels[] = { HW_LEVEL_CT, HW_LEVEL_POST_CT };
+#define N_CT_LEVELS ARRAY_SIZE(ct_levels)
+
 /* ibv_flow_attr byte buffers for the miss rules.
  *
  * libibverbs reads the specs back to back from byte 20 of the attribute,
@@ -210,6 +213,12 @@ struct netdev_hw_base {
     struct hw_flow_dr dr_flows[N_MISS_RULES];
     bool has_jump;
     bool has_dr[N_MISS_RULES];
+
+    /* The connection pipeline: the miss rules of the connection and
+     * post-conntrack tables. */
+    struct hw_flow_dr ct_flows[N_CT_LEVELS][N_MISS_RULES];
+    bool has_ct[N_CT_LEVELS][N_MISS_RULES];
+    bool ct;
 };
 
 /* The hw_rule of base rule 'm' on a port with the pipeline. */
@@ -342,6 +351,49 @@ netdev_hw_base_build_flow_table(const struct netdev_hw_device *dev,
     return error;
 }
 
+int
+netdev_hw_base_build_ct(const struct netdev_hw_device *dev,
+                        struct ibv_qp *const rss_qps[HW_N_RSS_TYPES],
+                        struct netdev_hw_base **basep, const char **stepp)
+{
+    struct netdev_hw_base *base = xzalloc(sizeof *base);
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    int error = 0;
+
+    ovs_assert(dev->pipeline);
+    base->pipeline = dev->pipeline;
+    base->ct = true;
+    for (size_t l = 0; l < N_CT_LEVELS && !error; l++) {
+        for (size_t i = 0; i < N_MISS_RULES && !error; i++) {
+            const struct netdev_hw_miss_rule *m = &miss_rules[i];
+            struct hw_rule rule;
+
+            /* The rules of these tables match the tags or not alike: no
+             * guard. */
+            if (m->kind == MISS_KIND_VLAN_GUARD) {
+                continue;
+            }
+            netdev_hw_base_rule(m, &rule);
+            error = hw_flow_dr_install_at(
+                base->pipeline, dev, ct_levels[l],
+                m->kind == MISS_KIND_DEFAULT ? dev->caps->max_flow_priority
+                                             : m->priority,
+                rss_qps[m->dest], &rule, &base->ct_flows[l][i], &reason);
+            base->has_ct[l][i] = !error;
+        }
+    }
+    if (error) {
+        VLOG_WARN_RL(&rl, "%s: connection table base rules: %s",
+                     dev->devname, ds_cstr(&reason));
+        *stepp = "dr_rule_create";
+        netdev_hw_base_destroy(base, dev);
+        base = NULL;
+    }
+    ds_destroy(&reason);
+    *basep = base;
+    return error;
+}
+
 static void
 netdev_hw_base_destroy_dr(struct netdev_hw_base *base,
                           const struct netdev_hw_device *dev,
@@ -368,6 +420,13 @@ netdev_hw_base_destroy(struct netdev_hw_base *base,
     if (base->has_jump) {
         netdev_hw_base_destroy_dr(base, dev, &base->jump);
     }
+    for (size_t l = 0; l < N_CT_LEVELS; l++) {
+        for (int i = N_MISS_RULES - 1; i >= 0; i--) {
+            if (base->has_ct[l][i]) {
+                netdev_hw_base_destroy_dr(base, dev, &base->ct_flows[l][i]);
+            }
+        }
+    }
     for (int i = N_MISS_RULES - 1; i >= 0; i--) {
         if (base->flows[i]) {
             struct hw_flow flow = { .flow = base->flows[i] };
@@ -388,6 +447,9 @@ netdev_hw_base_n_rules(const struct netdev_hw_base *base)
 
     for (size_t i = 0; base && i < N_MISS_RULES; i++) {
         n += base->flows[i] || base->has_dr[i];
+        for (size_t l = 0; l < N_CT_LEVELS; l++) {
+            n += base->has_ct[l][i];
+        }
     }
     return n;
 }

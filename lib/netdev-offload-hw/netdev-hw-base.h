@@ -63,6 +63,19 @@ int netdev_hw_base_build_flow_table(
     struct ibv_qp *const rss_qps[HW_N_RSS_TYPES],
     struct netdev_hw_base **basep, const char **stepp);
 
+/* On a port whose pipeline runs the connection pipeline (hw-rule.h,
+ * HW_REG_RECIRC), the miss rules of its connection and post-conntrack
+ * tables, made when the port's first rule of that pipeline comes: they
+ * send what no connection or post-conntrack rule takes to the RSS QPs, as
+ * it left the stage (tagged with the stage's mark).  Returns 0 and stores
+ * them in '*basep' (destroyed with netdev_hw_base_destroy()), or a
+ * positive errno value with the failed step in '*stepp'; then nothing was
+ * left on the device. */
+int netdev_hw_base_build_ct(const struct netdev_hw_device *dev,
+                            struct ibv_qp *const rss_qps[HW_N_RSS_TYPES],
+                            struct netdev_hw_base **basep,
+                            const char **stepp);
+
 /* Destroys 'base' on 'dev' (rules in reverse order of creation).  A rule
  * the device refuses to destroy is handed to hw-stale.h (so its RSS QP
  * must stay).  NULL 'base' is a no-op. */

@@ -644,6 +644,8 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     entry->creation_tid = hw_offload_tid();
     entry->params = *params;
     entry->full = rule.full;
+    entry->hw_counts = rule.full || rule.ct_stage;
+    entry->ct_rule = rule.ct_stage || rule.table == HW_TABLE_POST_CT;
     entry->tunnel = rule.tunnel;
     entry->vport = vport;
     entry->egress = egress;

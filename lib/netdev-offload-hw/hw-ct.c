@@ -1,0 +1,625 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "hw-ct.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "coverage.h"
+#include "hash.h"
+#include "hw-coverage.h"
+#include "hw-flow-dr.h"
+#include "hw-offload-private.h"
+#include "hw-rule.h"
+#include "hw-stale.h"
+#include "hw-translate.h"
+#include "latch.h"
+#include "netdev-offload.h"
+#include "netdev.h"
+#include "odp-util.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/hmap.h"
+#include "openvswitch/list.h"
+#include "openvswitch/poll-loop.h"
+#include "openvswitch/vlog.h"
+#include "ovs-atomic.h"
+#include "ovs-thread.h"
+#include "packets.h"
+#include "seq.h"
+#include "timeval.h"
+#include "unixctl.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(hw_ct);
+
+HW_COVERAGE_DEFINE(hw_ct_conn_offered);
+HW_COVERAGE_DEFINE(hw_ct_conn_refused);
+HW_COVERAGE_DEFINE(hw_ct_rule_installed);
+HW_COVERAGE_DEFINE(hw_ct_rule_failed);
+HW_COVERAGE_DEFINE(hw_ct_conn_removed);
+
+static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+
+/* A port whose connection pipeline base is in. */
+struct hw_ct_port {
+    struct ovs_list node;               /* In 'hw_ct_ports'. */
+    const struct hw_offload_port *port;
+    char *name;
+    struct netdev_hw_device dev;        /* 'dev.devname' is 'devname'. */
+    char *devname;
+};
+
+/* One direction of a connection. */
+struct hw_ct_dir {
+    struct hw_ct_port *ctport;          /* Where its rule is, or NULL. */
+    struct hw_flow_dr flow;
+    uint64_t packets;                   /* At the last read. */
+    uint64_t bytes;
+    char *why;                          /* Why it has no rule, or NULL. */
+};
+
+struct hw_ct_conn {
+    struct hmap_node node;              /* In 'hw_ct_conns' until deleted. */
+    struct ovs_list pending_node;       /* In 'hw_ct_pending' if 'pending'. */
+    bool pending;
+    bool deleted;
+    struct hw_ct_conn_info info;
+    struct hw_ct_dir dir[2];
+    long long int used;                 /* time_msec(), 0 if never. */
+};
+
+static struct ovs_mutex hw_ct_mutex = OVS_MUTEX_INITIALIZER;
+static struct hmap hw_ct_conns OVS_GUARDED_BY(hw_ct_mutex)
+    = HMAP_INITIALIZER(&hw_ct_conns);
+static struct ovs_list hw_ct_pending OVS_GUARDED_BY(hw_ct_mutex)
+    = OVS_LIST_INITIALIZER(&hw_ct_pending);
+static struct ovs_list hw_ct_ports OVS_GUARDED_BY(hw_ct_mutex)
+    = OVS_LIST_INITIALIZER(&hw_ct_ports);
+static bool hw_ct_resync OVS_GUARDED_BY(hw_ct_mutex);
+static uint64_t hw_ct_n_busy OVS_GUARDED_BY(hw_ct_mutex);
+
+/* Connections conntrack offered that the device cannot have, by reason. */
+static uint64_t hw_ct_n_refused[3] OVS_GUARDED_BY(hw_ct_mutex);
+static const char *const hw_ct_refused_names[3] = {
+    "nat", "icmp", "other protocol",
+};
+
+static struct seq *hw_ct_seq;           /* Work for the thread. */
+static struct seq *hw_ct_done_seq;      /* The thread finished a round. */
+static atomic_bool hw_ct_on = ATOMIC_VAR_INIT(false);
+
+bool
+hw_ct_enabled(void)
+{
+    bool on;
+
+    atomic_read_relaxed(&hw_ct_on, &on);
+    return on;
+}
+
+void
+hw_ct_set_enabled(bool on)
+{
+    atomic_store_relaxed(&hw_ct_on, on);
+}
+
+static uint32_t
+hw_ct_id_hash(const void *id)
+{
+    return hash_pointer(id, 0);
+}
+
+static struct hw_ct_conn *
+hw_ct_conn_find(const void *id)
+    OVS_REQUIRES(hw_ct_mutex)
+{
+    struct hw_ct_conn *conn;
+
+    HMAP_FOR_EACH_WITH_HASH (conn, node, hw_ct_id_hash(id), &hw_ct_conns) {
+        if (conn->info.id == id) {
+            return conn;
+        }
+    }
+    return NULL;
+}
+
+static void *hw_ct_thread_main(void *);
+
+static void
+hw_ct_schedule(struct hw_ct_conn *conn)
+    OVS_REQUIRES(hw_ct_mutex)
+{
+    static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+
+    if (ovsthread_once_start(&once)) {
+        hw_ct_seq = seq_create();
+        hw_ct_done_seq = seq_create();
+        ovs_thread_create("hw_ct", hw_ct_thread_main, NULL);
+        ovsthread_once_done(&once);
+    }
+    if (conn && !conn->pending) {
+        conn->pending = true;
+        ovs_list_push_back(&hw_ct_pending, &conn->pending_node);
+    }
+    hw_ct_n_busy++;
+    seq_change(hw_ct_seq);
+}
+
+bool
+hw_ct_conn_add(const struct hw_ct_conn_info *info)
+{
+    uint8_t proto = info->tuple[0].ip_proto;
+    int refused = -1;
+    struct hw_ct_conn *conn;
+
+    if (info->nat) {
+        refused = 0;
+    } else if (proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6) {
+        refused = 1;
+    } else if (proto != IPPROTO_TCP && proto != IPPROTO_UDP) {
+        refused = 2;
+    }
+
+    ovs_mutex_lock(&hw_ct_mutex);
+    if (refused >= 0) {
+        hw_ct_n_refused[refused]++;
+        ovs_mutex_unlock(&hw_ct_mutex);
+        HW_COVERAGE_INC(hw_ct_conn_refused);
+        return false;
+    }
+    conn = xzalloc(sizeof *conn);
+    conn->info = *info;
+    hmap_insert(&hw_ct_conns, &conn->node, hw_ct_id_hash(info->id));
+    hw_ct_schedule(conn);
+    ovs_mutex_unlock(&hw_ct_mutex);
+    HW_COVERAGE_INC(hw_ct_conn_offered);
+    return true;
+}
+
+void
+hw_ct_conn_del(const void *id)
+{
+    struct hw_ct_conn *conn;
+
+    ovs_mutex_lock(&hw_ct_mutex);
+    conn = hw_ct_conn_find(id);
+    if (conn) {
+        /* Out of the map now: conntrack may reuse the id.  The thread
+         * destroys the rules and frees it. */
+        hmap_remove(&hw_ct_conns, &conn->node);
+        conn->deleted = true;
+        hw_ct_schedule(conn);
+    }
+    ovs_mutex_unlock(&hw_ct_mutex);
+}
+
+/* Reads the counters of the rules of 'conn' and notes the time if they
+ * grew. */
+static void
+hw_ct_conn_poll(struct hw_ct_conn *conn)
+    OVS_REQUIRES(hw_ct_mutex)
+{
+    for (int d = 0; d < 2; d++) {
+        struct hw_ct_dir *dir = &conn->dir[d];
+        uint64_t packets, bytes;
+
+        if (dir->ctport && !hw_flow_dr_read(&dir->ctport->dev, &dir->flow,
+                                            &packets, &bytes)) {
+            if (packets > dir->packets) {
+                conn->used = time_msec();
+            }
+            dir->packets = packets;
+            dir->bytes = bytes;
+        }
+    }
+}
+
+long long int
+hw_ct_conn_used(const void *id)
+{
+    struct hw_ct_conn *conn;
+    long long int used = 0;
+
+    ovs_mutex_lock(&hw_ct_mutex);
+    conn = hw_ct_conn_find(id);
+    if (conn) {
+        hw_ct_conn_poll(conn);
+        used = conn->used;
+    }
+    ovs_mutex_unlock(&hw_ct_mutex);
+    return used;
+}
+
+static void
+hw_ct_dir_set_why(struct hw_ct_dir *dir, const char *why)
+    OVS_REQUIRES(hw_ct_mutex)
+{
+    free(dir->why);
+    dir->why = why ? xstrdup(why) : NULL;
+}
+
+/* Destroys the rule of 'dir', which keeps what it counted. */
+static void
+hw_ct_dir_uninstall(struct hw_ct_dir *dir, const char *why)
+    OVS_REQUIRES(hw_ct_mutex)
+{
+    struct hw_ct_port *ctport = dir->ctport;
+    const char *step = NULL;
+    int error;
+
+    if (!ctport) {
+        return;
+    }
+    error = hw_flow_dr_uninstall(ctport->dev.pipeline, &ctport->dev,
+                                 &dir->flow, &step);
+    if (dir->flow.final_valid) {
+        dir->packets = dir->flow.final_packets;
+        dir->bytes = dir->flow.final_bytes;
+    }
+    if (error) {
+        /* It stays the device's, and goes on setting the state of the
+         * connection's packets until a retry destroys it. */
+        hw_stale_add_dr(ctport->dev.pipeline, &ctport->dev, &dir->flow,
+                        step, error);
+    }
+    dir->ctport = NULL;
+    hw_ct_dir_set_why(dir, why);
+}
+
+static struct hw_ct_port *
+hw_ct_port_find(const char *name)
+    OVS_REQUIRES(hw_ct_mutex)
+{
+    struct hw_ct_port *ctport;
+
+    LIST_FOR_EACH (ctport, node, &hw_ct_ports) {
+        if (!strcmp(ctport->name, name)) {
+            return ctport;
+        }
+    }
+    return NULL;
+}
+
+/* Installs the rule of direction 'd' of 'conn' on the port named 'name'
+ * (NULL if its in_port is no port of the datapath). */
+static void
+hw_ct_dir_install(struct hw_ct_conn *conn, int d, const char *name)
+    OVS_REQUIRES(hw_ct_mutex)
+{
+    struct hw_ct_dir *dir = &conn->dir[d];
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct hw_ct_conn_key key;
+    struct hw_ct_port *ctport;
+    struct hw_rule rule;
+    int error;
+
+    if (dir->ctport) {
+        return;
+    }
+    if (conn->info.in_port[d] == ODPP_NONE) {
+        hw_ct_dir_set_why(dir, "no packet seen in this direction");
+        return;
+    }
+    ctport = name ? hw_ct_port_find(name) : NULL;
+    if (!ctport) {
+        hw_ct_dir_set_why(dir, name ? "its port has no connection pipeline"
+                                    : "its port is not a hw port");
+        return;
+    }
+
+    memset(&key, 0, sizeof key);
+    key.tuple = conn->info.tuple[d];
+    key.zone = conn->info.zone;
+    key.ct_state = CS_TRACKED | CS_ESTABLISHED | (d ? CS_REPLY_DIR : 0);
+    key.mark = conn->info.mark;
+    key.label = conn->info.label.u64.lo;
+    error = hw_translate_ct_conn(&key, &rule, &reason);
+    if (!error) {
+        error = hw_flow_dr_install_at(ctport->dev.pipeline, &ctport->dev,
+                                      HW_LEVEL_CT, HW_PRIO_UNTAGGED, NULL,
+                                      &rule, &dir->flow, &reason);
+    }
+    if (error) {
+        HW_COVERAGE_INC(hw_ct_rule_failed);
+        VLOG_WARN_RL(&rl, "%s: connection rule: %s; the connection stays "
+                     "in software", ctport->name, ds_cstr(&reason));
+        hw_ct_dir_set_why(dir, ds_cstr(&reason));
+    } else {
+        HW_COVERAGE_INC(hw_ct_rule_installed);
+        dir->ctport = ctport;
+        dir->packets = dir->bytes = 0;
+        hw_ct_dir_set_why(dir, NULL);
+    }
+    ds_destroy(&reason);
+}
+
+static void
+hw_ct_conn_free(struct hw_ct_conn *conn)
+    OVS_REQUIRES(hw_ct_mutex)
+{
+    for (int d = 0; d < 2; d++) {
+        hw_ct_dir_uninstall(&conn->dir[d], NULL);
+    }
+    HW_COVERAGE_INC(hw_ct_conn_removed);
+    free(conn);
+}
+
+/* The name of the port whose datapath port number is 'odp', or NULL. */
+static char *
+hw_ct_port_name(odp_port_t odp)
+{
+    struct netdev *netdev;
+    char *name = NULL;
+
+    if (odp == ODPP_NONE) {
+        return NULL;
+    }
+    netdev = netdev_ports_get(odp, "netdev");
+    if (netdev) {
+        name = xstrdup(netdev_get_name(netdev));
+        netdev_close(netdev);
+    }
+    return name;
+}
+
+/* One round of the thread: what was offered or deleted since the last,
+ * and, after a port became ready, every connection that misses a rule. */
+static void
+hw_ct_run(void)
+{
+    struct ovs_list work = OVS_LIST_INITIALIZER(&work);
+    struct hw_ct_conn *conn;
+    uint64_t n_busy;
+
+    ovs_mutex_lock(&hw_ct_mutex);
+    n_busy = hw_ct_n_busy;
+    if (hw_ct_resync) {
+        hw_ct_resync = false;
+        HMAP_FOR_EACH (conn, node, &hw_ct_conns) {
+            if (!conn->pending
+                && (!conn->dir[0].ctport || !conn->dir[1].ctport)) {
+                conn->pending = true;
+                ovs_list_push_back(&hw_ct_pending, &conn->pending_node);
+            }
+        }
+    }
+    ovs_list_splice(&work, ovs_list_front(&hw_ct_pending), &hw_ct_pending);
+    ovs_mutex_unlock(&hw_ct_mutex);
+
+    while (!ovs_list_is_empty(&work)) {
+        char *names[2] = { NULL, NULL };
+
+        /* The ports' names are looked up without the mutex: the in_ports
+         * of a connection never change. */
+        ovs_mutex_lock(&hw_ct_mutex);
+        conn = CONTAINER_OF(ovs_list_front(&work), struct hw_ct_conn,
+                            pending_node);
+        bool deleted = conn->deleted;
+        odp_port_t in_ports[2] = { conn->info.in_port[0],
+                                   conn->info.in_port[1] };
+        ovs_mutex_unlock(&hw_ct_mutex);
+        if (!deleted) {
+            names[0] = hw_ct_port_name(in_ports[0]);
+            names[1] = hw_ct_port_name(in_ports[1]);
+        }
+
+        ovs_mutex_lock(&hw_ct_mutex);
+        ovs_list_remove(&conn->pending_node);
+        conn->pending = false;
+        if (conn->deleted) {
+            hw_ct_conn_free(conn);
+        } else {
+            hw_ct_dir_install(conn, 0, names[0]);
+            hw_ct_dir_install(conn, 1, names[1]);
+        }
+        ovs_mutex_unlock(&hw_ct_mutex);
+        free(names[0]);
+        free(names[1]);
+    }
+
+    ovs_mutex_lock(&hw_ct_mutex);
+    hw_ct_n_busy -= n_busy;
+    ovs_mutex_unlock(&hw_ct_mutex);
+    seq_change(hw_ct_done_seq);
+}
+
+static void *
+hw_ct_thread_main(void *arg OVS_UNUSED)
+{
+    for (;;) {
+        uint64_t seqno = seq_read(hw_ct_seq);
+
+        hw_ct_run();
+        seq_wait(hw_ct_seq, seqno);
+        poll_block();
+    }
+    return NULL;
+}
+
+void
+hw_ct_flush_pending(void)
+{
+    long long int deadline = time_msec() + 10 * 1000;
+
+    for (;;) {
+        uint64_t seqno;
+        bool busy;
+
+        ovs_mutex_lock(&hw_ct_mutex);
+        busy = hw_ct_n_busy > 0;
+        seqno = hw_ct_done_seq ? seq_read(hw_ct_done_seq) : 0;
+        ovs_mutex_unlock(&hw_ct_mutex);
+        if (!busy || time_msec() >= deadline) {
+            return;
+        }
+        seq_wait(hw_ct_done_seq, seqno);
+        poll_timer_wait_until(deadline);
+        poll_block();
+    }
+}
+
+void
+hw_ct_port_ready(struct hw_offload_port *port)
+    OVS_REQUIRES(port->mutex)
+{
+    struct hw_ct_port *ctport = xzalloc(sizeof *ctport);
+
+    ctport->port = port;
+    ctport->name = xstrdup(port->name);
+    ctport->devname = xstrdup(port->dev.devname);
+    ctport->dev = port->dev;
+    ctport->dev.devname = ctport->devname;
+
+    ovs_mutex_lock(&hw_ct_mutex);
+    ovs_list_push_back(&hw_ct_ports, &ctport->node);
+    hw_ct_resync = true;
+    hw_ct_schedule(NULL);
+    ovs_mutex_unlock(&hw_ct_mutex);
+}
+
+void
+hw_ct_port_release(struct hw_offload_port *port)
+    OVS_REQUIRES(port->mutex)
+{
+    struct hw_ct_port *ctport, *found = NULL;
+    struct hw_ct_conn *conn;
+
+    ovs_mutex_lock(&hw_ct_mutex);
+    LIST_FOR_EACH (ctport, node, &hw_ct_ports) {
+        if (ctport->port == port) {
+            found = ctport;
+            break;
+        }
+    }
+    if (found) {
+        HMAP_FOR_EACH (conn, node, &hw_ct_conns) {
+            for (int d = 0; d < 2; d++) {
+                if (conn->dir[d].ctport == found) {
+                    hw_ct_dir_uninstall(&conn->dir[d],
+                                        "its port has no connection "
+                                        "pipeline");
+                }
+            }
+        }
+        /* Deleted connections waiting for the thread too. */
+        LIST_FOR_EACH (conn, pending_node, &hw_ct_pending) {
+            for (int d = 0; conn->deleted && d < 2; d++) {
+                if (conn->dir[d].ctport == found) {
+                    hw_ct_dir_uninstall(&conn->dir[d], NULL);
+                }
+            }
+        }
+        ovs_list_remove(&found->node);
+        free(found->name);
+        free(found->devname);
+        free(found);
+    }
+    ovs_mutex_unlock(&hw_ct_mutex);
+}
+
+/* netdev-hw/dump-conns. */
+
+static void
+hw_ct_format_dir(const struct hw_ct_conn *conn, int d, struct ds *s)
+    OVS_REQUIRES(hw_ct_mutex)
+{
+    const struct hw_ct_dir *dir = &conn->dir[d];
+
+    ds_put_format(s, "  %s=(", d ? "reply" : "orig");
+    ct_dpif_format_tuple(s, &conn->info.tuple[d]);
+    ds_put_cstr(s, ")");
+    if (conn->info.in_port[d] != ODPP_NONE) {
+        ds_put_format(s, " in_port=%"PRIu32,
+                      odp_to_u32(conn->info.in_port[d]));
+    }
+    if (dir->ctport) {
+        ds_put_format(s, " hw:%s packets=%"PRIu64" bytes=%"PRIu64"\n",
+                      dir->ctport->name, dir->packets, dir->bytes);
+    } else {
+        ds_put_format(s, " software: %s\n",
+                      dir->why ? dir->why : "not yet in the device");
+    }
+}
+
+/* Orders connections by zone, then original tuple, so that the dump is
+ * the same from run to run. */
+static int
+hw_ct_conn_cmp(const void *a_, const void *b_)
+{
+    const struct hw_ct_conn *const *a = a_;
+    const struct hw_ct_conn *const *b = b_;
+    int cmp = (int) (*a)->info.zone - (int) (*b)->info.zone;
+
+    return cmp ? cmp : memcmp(&(*a)->info.tuple[0], &(*b)->info.tuple[0],
+                              sizeof (*a)->info.tuple[0]);
+}
+
+static void
+hw_ct_unixctl_dump_conns(struct unixctl_conn *uconn, int argc OVS_UNUSED,
+                         const char *argv[] OVS_UNUSED,
+                         void *aux OVS_UNUSED)
+{
+    struct ds s = DS_EMPTY_INITIALIZER;
+    struct hw_ct_conn **conns;
+    struct hw_ct_conn *conn;
+    size_t n = 0, n_hw = 0;
+
+    hw_ct_flush_pending();
+    ovs_mutex_lock(&hw_ct_mutex);
+    conns = xmalloc((hmap_count(&hw_ct_conns) + 1) * sizeof *conns);
+    HMAP_FOR_EACH (conn, node, &hw_ct_conns) {
+        hw_ct_conn_poll(conn);
+        conns[n++] = conn;
+        n_hw += conn->dir[0].ctport || conn->dir[1].ctport;
+    }
+    qsort(conns, n, sizeof *conns, hw_ct_conn_cmp);
+
+    ds_put_format(&s, "connections: %"PRIuSIZE" offered, %"PRIuSIZE
+                  " with rules in hw; refused:", n, n_hw);
+    for (size_t i = 0; i < ARRAY_SIZE(hw_ct_n_refused); i++) {
+        ds_put_format(&s, " %s %"PRIu64, hw_ct_refused_names[i],
+                      hw_ct_n_refused[i]);
+    }
+    ds_put_char(&s, '\n');
+    for (size_t i = 0; i < n; i++) {
+        long long int used = conns[i]->used;
+
+        conn = conns[i];
+        ds_put_format(&s, "zone=%"PRIu16" mark=%#"PRIx32" used=",
+                      conn->info.zone, conn->info.mark);
+        if (used) {
+            ds_put_format(&s, "%.1fs", (time_msec() - used) / 1000.0);
+        } else {
+            ds_put_cstr(&s, "never");
+        }
+        ds_put_char(&s, '\n');
+        hw_ct_format_dir(conn, 0, &s);
+        hw_ct_format_dir(conn, 1, &s);
+    }
+    ovs_mutex_unlock(&hw_ct_mutex);
+    free(conns);
+    unixctl_command_reply(uconn, ds_cstr(&s));
+    ds_destroy(&s);
+}
+
+void
+hw_ct_unixctl_register(void)
+{
+    unixctl_command_register("netdev-hw/dump-conns", "", 0, 0,
+                             hw_ct_unixctl_dump_conns, NULL);
+}

@@ -1,0 +1,308 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* translate for the connection pipeline (hw-rule.h, HW_REG_RECIRC): the
+ * ct() and recirc() of a recirc_id 0 flow, the match of a recirc_id != 0
+ * flow on the registers the connection table set, what such a flow may do
+ * in software after the device ran the stages before it, and the rule of
+ * one direction of a connection.  Pure code. */
+
+#include <config.h>
+#include "hw-translate.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "ct-dpif.h"
+#include "flow.h"
+#include "hw-rule.h"
+#include "hw-translate-private.h"
+#include "netlink.h"
+#include "odp-netlink.h"
+#include "openvswitch/dynamic-string.h"
+#include "packets.h"
+#include "util.h"
+
+#define CT_REFUSE(REASON, ...) \
+    hw_translate_fail(REASON, EOPNOTSUPP, __VA_ARGS__)
+
+int
+hw_translate_ct_match(const struct flow *key, struct flow *mask,
+                      const struct hw_translate_params *p,
+                      struct hw_rule *rule, struct ds *reason)
+{
+    uint32_t recirc = key->recirc_id & mask->recirc_id;
+    uint32_t label_mask;
+
+    if (!recirc) {
+        return 0;
+    }
+    if (!p->conntrack) {
+        return CT_REFUSE(reason, "match on recirc_id %#"PRIx32
+                         " not supported", recirc);
+    }
+    if (mask->recirc_id != UINT32_MAX) {
+        return CT_REFUSE(reason, "match on recirc_id %#"PRIx32"/%#"PRIx32
+                         " not supported", recirc, mask->recirc_id);
+    }
+    rule->table = HW_TABLE_POST_CT;
+    rule->pipeline = true;
+    rule->reg_c[HW_REG_RECIRC] = recirc;
+    rule->reg_c_mask[HW_REG_RECIRC] = UINT32_MAX;
+    mask->recirc_id = 0;
+
+    /* What the connection's rule wrote (hw_translate_ct_conn()). */
+    rule->reg_c[HW_REG_CT] = ((uint32_t) (key->ct_state & mask->ct_state)
+                              << 16) | (key->ct_zone & mask->ct_zone);
+    rule->reg_c_mask[HW_REG_CT] = ((uint32_t) mask->ct_state << 16
+                                   | mask->ct_zone);
+    mask->ct_state = 0;
+    mask->ct_zone = 0;
+
+    rule->reg_c[HW_REG_CT_MARK] = key->ct_mark & mask->ct_mark;
+    rule->reg_c_mask[HW_REG_CT_MARK] = mask->ct_mark;
+    mask->ct_mark = 0;
+
+    /* The register holds the low 32 bits of the label. */
+    if (mask->ct_label.u64.hi || mask->ct_label.u64.lo >> 32) {
+        return CT_REFUSE(reason, "match on ct_label bits above the low 32 "
+                         "not supported");
+    }
+    label_mask = mask->ct_label.u64.lo;
+    rule->reg_c[HW_REG_CT_LABEL] = key->ct_label.u64.lo & label_mask;
+    rule->reg_c_mask[HW_REG_CT_LABEL] = label_mask;
+    memset(&mask->ct_label, 0, sizeof mask->ct_label);
+    return 0;
+}
+
+/* ct() of a stage: returns 0 and the zone, or refuses what software must
+ * do itself even for a connection the device has. */
+static int
+xlate_ct_attrs(const struct nlattr *ct, uint16_t *zonep, struct ds *reason)
+{
+    const struct nlattr *a;
+    size_t left;
+
+    *zonep = 0;
+    NL_NESTED_FOR_EACH (a, left, ct) {
+        switch (nl_attr_type(a)) {
+        case OVS_CT_ATTR_ZONE:
+            *zonep = nl_attr_get_u16(a);
+            break;
+        case OVS_CT_ATTR_COMMIT:
+            /* A no-op for a connection that is already committed, and
+             * only those are in the device. */
+        case OVS_CT_ATTR_EVENTMASK:
+            break;
+        case OVS_CT_ATTR_FORCE_COMMIT:
+            return CT_REFUSE(reason, "ct(force_commit) stays in software");
+        case OVS_CT_ATTR_MARK:
+            return CT_REFUSE(reason, "ct() setting ct_mark stays in "
+                             "software");
+        case OVS_CT_ATTR_LABELS:
+            return CT_REFUSE(reason, "ct() setting ct_label stays in "
+                             "software");
+        case OVS_CT_ATTR_HELPER:
+            return CT_REFUSE(reason, "ct(helper) stays in software");
+        case OVS_CT_ATTR_NAT:
+            return CT_REFUSE(reason, "ct(nat) stays in software");
+        case OVS_CT_ATTR_TIMEOUT:
+            return CT_REFUSE(reason, "ct(timeout) stays in software");
+        default:
+            return CT_REFUSE(reason, "ct() attribute %d not supported",
+                             nl_attr_type(a));
+        }
+    }
+    return 0;
+}
+
+int
+hw_translate_ct_stage(const struct nlattr *actions, size_t actions_len,
+                      const struct hw_translate_params *p,
+                      struct hw_rule *rule, struct ds *reason)
+{
+    const struct nlattr *ct = NULL, *recirc = NULL;
+    const struct nlattr *a;
+    uint16_t zone;
+    size_t left;
+    int error;
+
+    NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
+        int type = nl_attr_type(a);
+
+        if (type == OVS_ACTION_ATTR_CT_CLEAR && !ct) {
+            /* A packet fresh from the port has no conntrack state. */
+        } else if (type == OVS_ACTION_ATTR_CT && !ct) {
+            ct = a;
+        } else if (type == OVS_ACTION_ATTR_RECIRC && ct && !recirc) {
+            recirc = a;
+        } else {
+            return ENOENT;
+        }
+    }
+    if (!ct || !recirc) {
+        return ENOENT;
+    }
+    error = xlate_ct_attrs(ct, &zone, reason);
+    if (error) {
+        return error;
+    }
+
+    rule->ct_stage = true;
+    rule->ct_zone = zone;
+    rule->ct_recirc = nl_attr_get_u32(recirc);
+    rule->pipeline = true;
+    rule->rewrite.set_regs |= ((1u << HW_REG_RECIRC) | (1u << HW_REG_CT)
+                               | (1u << HW_REG_STAGE));
+    rule->rewrite.regs[HW_REG_RECIRC] = rule->ct_recirc;
+    rule->rewrite.regs[HW_REG_CT] = zone;
+    rule->rewrite.regs[HW_REG_STAGE] = p->flow_mark;
+    rule->has_tag = true;
+    rule->tag = p->flow_mark;
+    rule->count = true;
+    rule->fate = HW_FATE_TABLE;
+    rule->fate_level = HW_LEVEL_CT;
+    rule->full = false;
+    return 0;
+}
+
+int
+hw_translate_ct_post_actions(const struct nlattr *actions,
+                             size_t actions_len, struct ds *reason)
+{
+    const struct nlattr *a;
+    bool after_ct = false;
+    size_t left;
+
+    /* Software runs these actions with the metadata of a packet fresh
+     * from the port: no recirc_id, no conntrack state.  Only actions that
+     * do not read them may run so, and a recirc() only after a ct() that
+     * computes the state again. */
+    NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
+        int type = nl_attr_type(a);
+
+        switch (type) {
+        case OVS_ACTION_ATTR_OUTPUT:
+        case OVS_ACTION_ATTR_TUNNEL_PUSH:
+        case OVS_ACTION_ATTR_PUSH_VLAN:
+        case OVS_ACTION_ATTR_POP_VLAN:
+        case OVS_ACTION_ATTR_SET:
+        case OVS_ACTION_ATTR_SET_MASKED:
+        case OVS_ACTION_ATTR_PUSH_ETH:
+        case OVS_ACTION_ATTR_POP_ETH:
+        case OVS_ACTION_ATTR_METER:
+        case OVS_ACTION_ATTR_TRUNC:
+        case OVS_ACTION_ATTR_HASH:
+            break;
+        case OVS_ACTION_ATTR_CT:
+            after_ct = true;
+            break;
+        case OVS_ACTION_ATTR_CT_CLEAR:
+            after_ct = false;
+            break;
+        case OVS_ACTION_ATTR_RECIRC:
+            if (after_ct) {
+                break;
+            }
+            /* Fall through. */
+        default:
+            return CT_REFUSE(reason, "%s in a flow after conntrack needs "
+                             "the state the device keeps",
+                             hw_translate_action_name(type));
+        }
+    }
+    return 0;
+}
+
+int
+hw_translate_ct_conn(const struct hw_ct_conn_key *k, struct hw_rule *rule,
+                     struct ds *reason)
+{
+    const struct ct_dpif_tuple *t = &k->tuple;
+    struct hw_headers *h = &rule->outer;
+
+    memset(rule, 0, sizeof *rule);
+    if (t->ip_proto != IPPROTO_TCP && t->ip_proto != IPPROTO_UDP) {
+        return CT_REFUSE(reason, "%s connections stay in software",
+                         t->ip_proto == IPPROTO_ICMP
+                         || t->ip_proto == IPPROTO_ICMPV6
+                         ? "ICMP" : "non-TCP, non-UDP");
+    }
+
+    h->present = HW_HDR_ETH;
+    if (t->l3_type == AF_INET) {
+        h->present |= HW_HDR_IPV4;
+        h->eth.type = htons(ETH_TYPE_IP);
+        h->ipv4.src = t->src.ip;
+        h->ipv4.dst = t->dst.ip;
+        h->ipv4.proto = t->ip_proto;
+        h->ipv4_mask.src = OVS_BE32_MAX;
+        h->ipv4_mask.dst = OVS_BE32_MAX;
+        h->ipv4_mask.proto = UINT8_MAX;
+    } else if (t->l3_type == AF_INET6) {
+        h->present |= HW_HDR_IPV6;
+        h->eth.type = htons(ETH_TYPE_IPV6);
+        h->ipv6.src = t->src.in6;
+        h->ipv6.dst = t->dst.in6;
+        h->ipv6.next_hdr = t->ip_proto;
+        h->ipv6_mask.src = in6addr_exact;
+        h->ipv6_mask.dst = in6addr_exact;
+        h->ipv6_mask.next_hdr = UINT8_MAX;
+    } else {
+        return CT_REFUSE(reason, "address family %"PRIu16" not supported",
+                         t->l3_type);
+    }
+    h->eth_mask.type = OVS_BE16_MAX;
+
+    h->present |= t->ip_proto == IPPROTO_TCP ? HW_HDR_TCP : HW_HDR_UDP;
+    h->l4.src = t->src_port;
+    h->l4.dst = t->dst_port;
+    h->l4_mask.src = OVS_BE16_MAX;
+    h->l4_mask.dst = OVS_BE16_MAX;
+    if (t->ip_proto == IPPROTO_TCP) {
+        /* Software must see the packets that open or close a connection,
+         * to track its state. */
+        h->ext_mask.tcp_flags = htons(TCP_SYN | TCP_FIN | TCP_RST);
+    }
+
+    /* The zone the stage wrote, then the state the packet leaves with. */
+    rule->reg_c[HW_REG_CT] = k->zone;
+    rule->reg_c_mask[HW_REG_CT] = UINT32_MAX;
+    rule->rewrite.set_regs = ((1u << HW_REG_CT) | (1u << HW_REG_CT_MARK)
+                              | (1u << HW_REG_CT_LABEL));
+    rule->rewrite.regs[HW_REG_CT] = (uint32_t) k->ct_state << 16 | k->zone;
+    rule->rewrite.regs[HW_REG_CT_MARK] = k->mark;
+    rule->rewrite.regs[HW_REG_CT_LABEL] = k->label;
+
+    rule->count = true;
+    rule->fate = HW_FATE_TABLE;
+    rule->fate_level = HW_LEVEL_POST_CT;
+    rule->full = true;
+    rule->pipeline = true;
+    return 0;
+}
+
+void
+hw_translate_ct_miss(uint32_t stage_mark, struct hw_rule *rule)
+{
+    memset(rule, 0, sizeof *rule);
+    rule->reg_c[HW_REG_STAGE] = stage_mark;
+    rule->reg_c_mask[HW_REG_STAGE] = UINT32_MAX;
+    rule->count = true;
+    rule->fate = HW_FATE_RSS;
+    rule->pipeline = true;
+}

@@ -22,6 +22,7 @@ TESTSUITE_AT += \
 tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-backend.c \
 	netdev-offload-hw/tests/test-hw-check.h \
+	netdev-offload-hw/tests/test-hw-ct-hooks.c \
 	netdev-offload-hw/tests/test-hw-bench.c \
 	netdev-offload-hw/tests/test-hw-encode.c \
 	netdev-offload-hw/tests/test-hw-encode-dr.c \

@@ -249,25 +249,23 @@ hw_translate_ct_conn(const struct hw_ct_conn_key *k, struct hw_rule *rule,
         h->eth.type = htons(ETH_TYPE_IP);
         h->ipv4.src = t->src.ip;
         h->ipv4.dst = t->dst.ip;
-        h->ipv4.proto = t->ip_proto;
         h->ipv4_mask.src = OVS_BE32_MAX;
         h->ipv4_mask.dst = OVS_BE32_MAX;
-        h->ipv4_mask.proto = UINT8_MAX;
     } else if (t->l3_type == AF_INET6) {
         h->present |= HW_HDR_IPV6;
         h->eth.type = htons(ETH_TYPE_IPV6);
         h->ipv6.src = t->src.in6;
         h->ipv6.dst = t->dst.in6;
-        h->ipv6.next_hdr = t->ip_proto;
         h->ipv6_mask.src = in6addr_exact;
         h->ipv6_mask.dst = in6addr_exact;
-        h->ipv6_mask.next_hdr = UINT8_MAX;
     } else {
         return CT_REFUSE(reason, "address family %"PRIu16" not supported",
                          t->l3_type);
     }
     h->eth_mask.type = OVS_BE16_MAX;
 
+    /* The L4 header sets the IP protocol: the IP header must not
+     * (hw-rule.h, as verbs' set_proto). */
     h->present |= t->ip_proto == IPPROTO_TCP ? HW_HDR_TCP : HW_HDR_UDP;
     h->l4.src = t->src_port;
     h->l4.dst = t->dst_port;

@@ -69,12 +69,6 @@ hw_flow_reformat_type(enum hw_reformat_type type,
     }
 }
 
-/* Destroys what 'flow' holds, in reverse order of creation, as far as the
- * device lets it: an object the device refuses to destroy stays in 'flow',
- * and so do the actions and counters of a rule it refuses to destroy (the
- * rule still uses them).  Returns 0, or the first error with the call that
- * failed in '*stepp'.  Used both to undo a partial install and to
- * uninstall a complete one. */
 /* Destroys the stage misses of 'flow', keeping what they counted.  A miss
  * the device refuses to destroy is hw-stale's (it counts nothing for the
  * flow any more). */
@@ -130,6 +124,12 @@ hw_flow_destroy_dr(const struct netdev_hw_device *dev, struct hw_flow *flow,
     return error;
 }
 
+/* Destroys what 'flow' holds, in reverse order of creation, as far as the
+ * device lets it: an object the device refuses to destroy stays in 'flow',
+ * and so do the actions and counters of a rule it refuses to destroy (the
+ * rule still uses them).  Returns 0, or the first error with the call that
+ * failed in '*stepp'.  Used both to undo a partial install and to
+ * uninstall a complete one. */
 static int
 hw_flow_destroy__(const struct netdev_hw_device *dev, struct hw_flow *flow,
                   const char **stepp)

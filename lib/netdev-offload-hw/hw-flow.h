@@ -108,9 +108,9 @@ bool hw_flow_has_rule(const struct hw_flow *);
 /* Stores into '*packets' and '*bytes' the packets and bytes the device has
  * counted for 'flow' since it was installed (or the values kept at
  * uninstall); for a stage of the connection pipeline, those its miss rules
- * did not send back to software.  Returns 0, EOPNOTSUPP if the rule has no counters, ENODEV if
- * it was uninstalled without a final read, or the device's errno; both
- * values are 0 on error. */
+ * did not send back to software.  Returns 0, EOPNOTSUPP if the rule has no
+ * counters, ENODEV if it was uninstalled without a final read, or the
+ * device's errno; both values are 0 on error. */
 int hw_flow_read(const struct netdev_hw_device *dev,
                  const struct hw_flow *flow,
                  uint64_t *packets, uint64_t *bytes);

@@ -248,9 +248,9 @@ hw_offload_entry_free(struct hw_offload_entry *entry)
     }
 }
 
-/* Reads the counters of the full rule or stage of 'entry' into its 'last_*' members,
- * and notes the time if the packet count grew.  On error the last values
- * read are kept. */
+/* Reads the counters of the full rule or stage of 'entry' into its
+ * 'last_*' members, and notes the time if the packet count grew.  On error
+ * the last values read are kept. */
 static void
 hw_offload_entry_poll(const struct hw_offload_port *port,
                       struct hw_offload_entry *entry)

@@ -43,6 +43,22 @@ model_port_create(struct model_port *p, const char *devname, uint32_t depth,
     CHECK_ERR(ops->alloc_pd(p->ctx, &p->pd), 0);
     CHECK_ERR(ops->create_cq(p->ctx, depth, &p->cq), 0);
 
+    p->rss_qp = model_port_create_rss_qp(p, depth, rx_hash_fields, &p->wq,
+                                         &p->table);
+}
+
+/* Another WQ of 'depth' entries on 'p''s CQ, ready, behind an indirection
+ * table and an RSS QP that hashes 'rx_hash_fields', returned; the WQ and
+ * the table go to '*wqp' and '*tablep', for the caller to destroy (after
+ * the QP). */
+struct ibv_qp *
+model_port_create_rss_qp(struct model_port *p, uint32_t depth,
+                         uint64_t rx_hash_fields, struct ibv_wq **wqp,
+                         struct ibv_rwq_ind_table **tablep)
+{
+    const struct hw_dev_ops *ops = &hw_model_ops;
+    struct ibv_qp *qp;
+
     struct ibv_wq_init_attr wq_attr = {
         .wq_type = IBV_WQT_RQ,
         .max_wr = depth,
@@ -54,21 +70,21 @@ model_port_create(struct model_port *p, const char *devname, uint32_t depth,
         .attr_mask = IBV_WQ_ATTR_STATE,
         .wq_state = IBV_WQS_RDY,
     };
-    CHECK_ERR(ops->create_wq(p->ctx, &wq_attr, &p->wq), 0);
-    CHECK_ERR(ops->modify_wq(p->wq, &ready), 0);
+    CHECK_ERR(ops->create_wq(p->ctx, &wq_attr, wqp), 0);
+    CHECK_ERR(ops->modify_wq(*wqp, &ready), 0);
 
     struct ibv_rwq_ind_table_init_attr table_attr = {
         .log_ind_tbl_size = 0,
-        .ind_tbl = &p->wq,
+        .ind_tbl = wqp,
     };
-    CHECK_ERR(ops->create_rwq_ind_table(p->ctx, &table_attr, &p->table), 0);
+    CHECK_ERR(ops->create_rwq_ind_table(p->ctx, &table_attr, tablep), 0);
 
     struct ibv_qp_init_attr_ex qp_attr = {
         .qp_type = IBV_QPT_RAW_PACKET,
         .comp_mask = (IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE
                       | IBV_QP_INIT_ATTR_RX_HASH),
         .pd = p->pd,
-        .rwq_ind_tbl = p->table,
+        .rwq_ind_tbl = *tablep,
         .rx_hash_conf = {
             .rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ,
             .rx_hash_key_len = HW_TOEPLITZ_KEY_LEN,
@@ -76,7 +92,8 @@ model_port_create(struct model_port *p, const char *devname, uint32_t depth,
             .rx_hash_fields_mask = rx_hash_fields,
         },
     };
-    CHECK_ERR(ops->create_qp(p->ctx, &qp_attr, &p->rss_qp), 0);
+    CHECK_ERR(ops->create_qp(p->ctx, &qp_attr, &qp), 0);
+    return qp;
 }
 
 /* A send QP of 64 entries on 'p''s CQ, for the caller to destroy. */

@@ -45,6 +45,10 @@ struct model_port {
 void model_port_create(struct model_port *, const char *devname,
                        uint32_t depth, uint64_t rx_hash_fields);
 struct ibv_qp *model_port_create_send_qp(struct model_port *);
+struct ibv_qp *model_port_create_rss_qp(struct model_port *, uint32_t depth,
+                                       uint64_t rx_hash_fields,
+                                       struct ibv_wq **,
+                                       struct ibv_rwq_ind_table **);
 void model_port_destroy(struct model_port *);
 struct hw_model_stats model_stats(const char *devname);
 

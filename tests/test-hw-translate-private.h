@@ -46,6 +46,9 @@ void dp_match_init_udp(struct match *match);
 void put_output(struct ofpbuf *actions, uint32_t port);
 void put_drop(struct ofpbuf *actions);
 void check_rule_sane(const struct hw_rule *rule);
+int translate_params(const struct match *match, const struct ofpbuf *actions,
+                     const struct hw_translate_params *params,
+                     struct hw_rule *rule, struct ds *reason);
 int translate_mark(const struct match *match, const struct ofpbuf *actions,
                    uint32_t mark, struct hw_rule *rule, struct ds *reason);
 int translate(const struct match *match, const struct ofpbuf *actions,

@@ -126,30 +126,20 @@ check_rule_sane(const struct hw_rule *rule)
     }
 }
 
-/* Translates 'match' with 'actions' (NULL: an output action) for port
- * TEST_PORT and flow mark 'mark'.  Returns the errno; the reason goes to
- * 'reason' if nonnull. */
+/* Translates 'match' with 'actions' under 'params'.  Returns the errno;
+ * the reason goes to 'reason' if nonnull.  A rule that comes out must be
+ * sane, a refused one all zeros with a reason. */
 int
-translate_mark(const struct match *match, const struct ofpbuf *actions,
-               uint32_t mark, struct hw_rule *rule, struct ds *reason)
+translate_params(const struct match *match, const struct ofpbuf *actions,
+                 const struct hw_translate_params *params,
+                 struct hw_rule *rule, struct ds *reason)
 {
-    struct hw_translate_params params = {
-        .flow_mark = mark,
-        .in_port = u32_to_odp(TEST_PORT),
-    };
-    struct ofpbuf output;
     struct ds s = DS_EMPTY_INITIALIZER;
     int error;
 
-    ofpbuf_init(&output, 0);
-    if (!actions) {
-        put_output(&output, 1);
-        actions = &output;
-    }
-
     /* Garbage in the rule must not survive. */
     memset(rule, 0xa5, sizeof *rule);
-    error = hw_translate_flow(match, actions->data, actions->size, &params,
+    error = hw_translate_flow(match, actions->data, actions->size, params,
                               rule, &s);
     if (!error) {
         CHECK_STR(ds_cstr(&s), "");
@@ -165,6 +155,29 @@ translate_mark(const struct match *match, const struct ofpbuf *actions,
         ds_put_cstr(reason, ds_cstr(&s));
     }
     ds_destroy(&s);
+    return error;
+}
+
+/* Translates 'match' with 'actions' (NULL: an output action) for port
+ * TEST_PORT and flow mark 'mark'.  Returns the errno; the reason goes to
+ * 'reason' if nonnull. */
+int
+translate_mark(const struct match *match, const struct ofpbuf *actions,
+               uint32_t mark, struct hw_rule *rule, struct ds *reason)
+{
+    struct hw_translate_params params = {
+        .flow_mark = mark,
+        .in_port = u32_to_odp(TEST_PORT),
+    };
+    struct ofpbuf output;
+    int error;
+
+    ofpbuf_init(&output, 0);
+    if (!actions) {
+        put_output(&output, 1);
+        actions = &output;
+    }
+    error = translate_params(match, actions, &params, rule, reason);
     ofpbuf_uninit(&output);
     return error;
 }

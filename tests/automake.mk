@@ -14,6 +14,7 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-hbl.at \
 	netdev-offload-hw/tests/hw-tunnel.at \
 	netdev-offload-hw/tests/hw-geneve.at \
+	netdev-offload-hw/tests/hw-conntrack.at \
 	netdev-offload-hw/tests/hw-differential.at \
 	netdev-offload-hw/tests/hw-system.at \
 	netdev-offload-hw/tests/hw-qos.at \

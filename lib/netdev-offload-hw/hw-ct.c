@@ -59,6 +59,7 @@ static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 struct hw_ct_port {
     struct ovs_list node;               /* In 'hw_ct_ports'. */
     const struct hw_offload_port *port;
+    odp_port_t odp_port;
     char *name;
     struct netdev_hw_device dev;        /* 'dev.devname' is 'devname'. */
     char *devname;
@@ -282,23 +283,23 @@ hw_ct_dir_uninstall(struct hw_ct_dir *dir, const char *why)
 }
 
 static struct hw_ct_port *
-hw_ct_port_find(const char *name)
+hw_ct_port_find(odp_port_t odp_port)
     OVS_REQUIRES(hw_ct_mutex)
 {
     struct hw_ct_port *ctport;
 
     LIST_FOR_EACH (ctport, node, &hw_ct_ports) {
-        if (!strcmp(ctport->name, name)) {
+        if (ctport->odp_port == odp_port) {
             return ctport;
         }
     }
     return NULL;
 }
 
-/* Installs the rule of direction 'd' of 'conn' on the port named 'name'
- * (NULL if its in_port is no port of the datapath). */
+/* Installs the rule of direction 'd' of 'conn' on the port its packets
+ * arrive by, if that port has the connection pipeline. */
 static void
-hw_ct_dir_install(struct hw_ct_conn *conn, int d, const char *name)
+hw_ct_dir_install(struct hw_ct_conn *conn, int d)
     OVS_REQUIRES(hw_ct_mutex)
 {
     struct hw_ct_dir *dir = &conn->dir[d];
@@ -315,10 +316,9 @@ hw_ct_dir_install(struct hw_ct_conn *conn, int d, const char *name)
         hw_ct_dir_set_why(dir, "no packet seen in this direction");
         return;
     }
-    ctport = name ? hw_ct_port_find(name) : NULL;
+    ctport = hw_ct_port_find(conn->info.in_port[d]);
     if (!ctport) {
-        hw_ct_dir_set_why(dir, name ? "its port has no connection pipeline"
-                                    : "its port is not a hw port");
+        hw_ct_dir_set_why(dir, "its port has no connection pipeline");
         return;
     }
 
@@ -359,30 +359,11 @@ hw_ct_conn_free(struct hw_ct_conn *conn)
     free(conn);
 }
 
-/* The name of the port whose datapath port number is 'odp', or NULL. */
-static char *
-hw_ct_port_name(odp_port_t odp)
-{
-    struct netdev *netdev;
-    char *name = NULL;
-
-    if (odp == ODPP_NONE) {
-        return NULL;
-    }
-    netdev = netdev_ports_get(odp, "netdev");
-    if (netdev) {
-        name = xstrdup(netdev_get_name(netdev));
-        netdev_close(netdev);
-    }
-    return name;
-}
-
 /* One round of the thread: what was offered or deleted since the last,
  * and, after a port became ready, every connection that misses a rule. */
 static void
 hw_ct_run(void)
 {
-    struct ovs_list work = OVS_LIST_INITIALIZER(&work);
     struct hw_ct_conn *conn;
     uint64_t n_busy;
 
@@ -398,41 +379,23 @@ hw_ct_run(void)
             }
         }
     }
-    ovs_list_splice(&work, ovs_list_front(&hw_ct_pending), &hw_ct_pending);
-    ovs_mutex_unlock(&hw_ct_mutex);
 
-    while (!ovs_list_is_empty(&work)) {
-        char *names[2] = { NULL, NULL };
-
-        /* The ports' names are looked up without the mutex: the in_ports
-         * of a connection never change. */
-        ovs_mutex_lock(&hw_ct_mutex);
-        conn = CONTAINER_OF(ovs_list_front(&work), struct hw_ct_conn,
-                            pending_node);
-        bool deleted = conn->deleted;
-        odp_port_t in_ports[2] = { conn->info.in_port[0],
-                                   conn->info.in_port[1] };
-        ovs_mutex_unlock(&hw_ct_mutex);
-        if (!deleted) {
-            names[0] = hw_ct_port_name(in_ports[0]);
-            names[1] = hw_ct_port_name(in_ports[1]);
-        }
-
-        ovs_mutex_lock(&hw_ct_mutex);
-        ovs_list_remove(&conn->pending_node);
+    /* One connection per hold of the mutex, which conntrack's calls from
+     * the PMD threads take too.  A connection stays on the list until it
+     * is done, where hw_ct_port_release() finds the deleted ones. */
+    while (!ovs_list_is_empty(&hw_ct_pending)) {
+        conn = CONTAINER_OF(ovs_list_pop_front(&hw_ct_pending),
+                            struct hw_ct_conn, pending_node);
         conn->pending = false;
         if (conn->deleted) {
             hw_ct_conn_free(conn);
         } else {
-            hw_ct_dir_install(conn, 0, names[0]);
-            hw_ct_dir_install(conn, 1, names[1]);
+            hw_ct_dir_install(conn, 0);
+            hw_ct_dir_install(conn, 1);
         }
         ovs_mutex_unlock(&hw_ct_mutex);
-        free(names[0]);
-        free(names[1]);
+        ovs_mutex_lock(&hw_ct_mutex);
     }
-
-    ovs_mutex_lock(&hw_ct_mutex);
     hw_ct_n_busy -= n_busy;
     ovs_mutex_unlock(&hw_ct_mutex);
     seq_change(hw_ct_done_seq);
@@ -480,6 +443,7 @@ hw_ct_port_ready(struct hw_offload_port *port)
     struct hw_ct_port *ctport = xzalloc(sizeof *ctport);
 
     ctport->port = port;
+    ctport->odp_port = port->odp_port;
     ctport->name = xstrdup(port->name);
     ctport->devname = xstrdup(port->dev.devname);
     ctport->dev = port->dev;
@@ -540,7 +504,8 @@ hw_ct_format_dir(const struct hw_ct_conn *conn, int d, struct ds *s)
 {
     const struct hw_ct_dir *dir = &conn->dir[d];
 
-    ds_put_format(s, "  %s=(", d ? "reply" : "orig");
+    ds_put_format(s, "  %s=(%s,", d ? "reply" : "orig",
+                  conn->info.tuple[d].ip_proto == IPPROTO_TCP ? "tcp" : "udp");
     ct_dpif_format_tuple(s, &conn->info.tuple[d]);
     ds_put_cstr(s, ")");
     if (conn->info.in_port[d] != ODPP_NONE) {

@@ -36,6 +36,7 @@
 #include "netdev.h"
 #include "netlink.h"
 #include "odp-netlink.h"
+#include "odp-util.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
 #include "timeval.h"
@@ -427,6 +428,7 @@ hw_offload_port_create(const struct netdev *netdev)
     hmap_init(&port->vport_flows);
     port->n_threads = MAX(netdev_offload_thread_nb(), 1);
     port->n_flows = xcalloc(port->n_threads, sizeof *port->n_flows);
+    port->odp_port = ODPP_NONE;
     return port;
 }
 

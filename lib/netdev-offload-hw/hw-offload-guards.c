@@ -117,6 +117,22 @@ hw_tnl_guards_uninstall(struct hw_offload_port *port)
     }
 }
 
+/* Stores the RSS QPs of 'netdev' into 'rss_qps' and returns true, or
+ * returns false with a reason if the port is not configured. */
+static bool
+hw_port_rss_qps(const struct netdev *netdev,
+                struct ibv_qp *rss_qps[HW_N_RSS_TYPES], struct ds *reason)
+{
+    for (int i = 0; i < HW_N_RSS_TYPES; i++) {
+        rss_qps[i] = netdev_hw_rss_qp(netdev, i);
+        if (!rss_qps[i]) {
+            ds_put_cstr(reason, "no RSS QP: port not configured");
+            return false;
+        }
+    }
+    return true;
+}
+
 /* The flow table's base.
  *
  * On a port whose pipeline takes only the rules that need the mlx5 matcher
@@ -140,12 +156,8 @@ hw_flow_table_base_install(struct hw_offload_port *port,
     if (port->flow_table_base) {
         return 0;
     }
-    for (int i = 0; i < HW_N_RSS_TYPES; i++) {
-        rss_qps[i] = netdev_hw_rss_qp(netdev, i);
-        if (!rss_qps[i]) {
-            ds_put_cstr(reason, "no RSS QP: port not configured");
-            return ENODEV;
-        }
+    if (!hw_port_rss_qps(netdev, rss_qps, reason)) {
+        return ENODEV;
     }
     error = netdev_hw_base_build_flow_table(dev, rss_qps,
                                             &port->flow_table_base, &step);
@@ -182,12 +194,8 @@ hw_ct_base_install(struct hw_offload_port *port, struct netdev *netdev,
     if (port->ct_base) {
         return 0;
     }
-    for (int i = 0; i < HW_N_RSS_TYPES; i++) {
-        rss_qps[i] = netdev_hw_rss_qp(netdev, i);
-        if (!rss_qps[i]) {
-            ds_put_cstr(reason, "no RSS QP: port not configured");
-            return ENODEV;
-        }
+    if (!hw_port_rss_qps(netdev, rss_qps, reason)) {
+        return ENODEV;
     }
     error = netdev_hw_base_build_ct(dev, rss_qps, &port->ct_base, &step);
     if (error) {

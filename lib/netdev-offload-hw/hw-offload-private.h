@@ -145,6 +145,10 @@ struct hw_offload_port {
      * the connection pipeline; connections go in while they are. */
     struct netdev_hw_base *ct_base OVS_GUARDED;
     size_t n_ct_rules OVS_GUARDED;
+    odp_port_t odp_port OVS_GUARDED;    /* Its datapath port number, from
+                                         * its flows' in_port (ODPP_NONE
+                                         * before the first): conntrack
+                                         * names a connection's ports so. */
 
     uint64_t n_full OVS_GUARDED;    /* Installed rules, by mode. */
     uint64_t n_partial OVS_GUARDED;

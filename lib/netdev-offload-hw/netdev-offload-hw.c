@@ -96,6 +96,7 @@
 #include "dpif.h"
 #include "flow.h"
 #include "hw-coverage.h"
+#include "hw-ct-hooks.h"
 #include "hw-fwdump.h"
 #include "hw-model.h"
 #include "hw-offload-egress.h"
@@ -658,6 +659,11 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     }
 
     ovs_mutex_lock(&port->dev_mutex);
+    if (vport == ODPP_NONE) {
+        ovs_mutex_lock(&port->mutex);
+        port->odp_port = match->flow.in_port.odp_port;
+        ovs_mutex_unlock(&port->mutex);
+    }
     error = hw_offload_install(netdev, port, entry, &rule, &modify, &reason,
                                VLOG_IS_DBG_ENABLED() ? &log : NULL);
     ovs_mutex_unlock(&port->dev_mutex);
@@ -1444,6 +1450,7 @@ netdev_hw_register(void)
     hw_fwdump_register_commands();
     hw_privileges_register_commands();
     netdev_hw_set_reconfigure_cb(hw_offload_reconfigure_cb);
+    hw_ct_hooks_register();
 
     ovsthread_once_done(&once);
 }

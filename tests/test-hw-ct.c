@@ -650,20 +650,32 @@ test_conn_rule(void)
     CHECK_EQ(rule.rewrite.regs[HW_REG_CT], 0x2a1234);
     CHECK_EQ(hw_rule_rss_type(&rule), HW_RSS_IPV6_UDP);
 
-    /* ICMP, ICMPv6 and SCTP stay in software. */
+    /* An ICMP echo: type, code and identifier, the protocol from the
+     * ICMP fields; ICMPv6 over IPv4 is refused. */
     conn_key_ipv4(&k, IPPROTO_ICMP, "10.0.0.1", "10.0.0.2", 0, 0);
-    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), EOPNOTSUPP);
-    CHECK_STR(ds_cstr(&reason), "ICMP connections stay in software");
-    ds_clear(&reason);
-    k.tuple.l3_type = AF_INET6;
+    k.tuple.icmp_id = htons(0x1234);
+    k.tuple.icmp_type = 8;
+    k.tuple.icmp_code = 0;
+    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), 0);
+    h = &rule.outer;
+    CHECK_EQ(h->present, HW_HDR_ETH | HW_HDR_IPV4);
+    CHECK_EQ(h->ipv4_mask.proto, 0);
+    CHECK_EQ(h->ext.icmp_type, 8);
+    CHECK_EQ(h->ext_mask.icmp_type, 0xff);
+    CHECK_EQ(h->ext.icmp_code, 0);
+    CHECK_EQ(h->ext_mask.icmp_code, 0xff);
+    CHECK_EQ(ntohl(h->ext.icmp_data), 0x12340000);
+    CHECK_EQ(ntohl(h->ext_mask.icmp_data), 0xffff0000);
+    CHECK_EQ(h->ext_mask.tcp_flags, 0);
+    CHECK_EQ(rule.fate_level, HW_LEVEL_POST_CT);
     k.tuple.ip_proto = IPPROTO_ICMPV6;
     CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), EOPNOTSUPP);
-    CHECK_STR(ds_cstr(&reason), "ICMP connections stay in software");
+    CHECK_STR(ds_cstr(&reason), "ICMP protocol 58 over address family 2");
     ds_clear(&reason);
     conn_key_ipv4(&k, IPPROTO_SCTP, "10.0.0.1", "10.0.0.2", 1, 2);
     CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), EOPNOTSUPP);
-    CHECK_STR(ds_cstr(&reason), "non-TCP, non-UDP connections stay in "
-              "software");
+    CHECK_STR(ds_cstr(&reason), "non-TCP, non-UDP, non-ICMP connections "
+              "stay in software");
     ds_destroy(&reason);
 }
 

@@ -95,9 +95,9 @@ static bool hw_ct_resync OVS_GUARDED_BY(hw_ct_mutex);
 static uint64_t hw_ct_n_busy OVS_GUARDED_BY(hw_ct_mutex);
 
 /* Connections conntrack offered that the device cannot have, by reason. */
-static uint64_t hw_ct_n_refused[3] OVS_GUARDED_BY(hw_ct_mutex);
-static const char *const hw_ct_refused_names[3] = {
-    "nat", "icmp", "other protocol",
+static uint64_t hw_ct_n_refused[2] OVS_GUARDED_BY(hw_ct_mutex);
+static const char *const hw_ct_refused_names[2] = {
+    "nat", "other protocol",
 };
 
 static struct seq *hw_ct_seq;           /* Work for the thread. */
@@ -170,10 +170,9 @@ hw_ct_conn_add(const struct hw_ct_conn_info *info)
 
     if (info->nat) {
         refused = 0;
-    } else if (proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6) {
+    } else if (proto != IPPROTO_TCP && proto != IPPROTO_UDP
+               && proto != IPPROTO_ICMP && proto != IPPROTO_ICMPV6) {
         refused = 1;
-    } else if (proto != IPPROTO_TCP && proto != IPPROTO_UDP) {
-        refused = 2;
     }
 
     ovs_mutex_lock(&hw_ct_mutex);
@@ -498,6 +497,15 @@ hw_ct_port_release(struct hw_offload_port *port)
 
 /* netdev-hw/dump-conns. */
 
+static const char *
+hw_ct_proto_name(uint8_t proto)
+{
+    return (proto == IPPROTO_TCP ? "tcp"
+            : proto == IPPROTO_UDP ? "udp"
+            : proto == IPPROTO_ICMP ? "icmp"
+            : "icmpv6");
+}
+
 static void
 hw_ct_format_dir(const struct hw_ct_conn *conn, int d, struct ds *s)
     OVS_REQUIRES(hw_ct_mutex)
@@ -505,7 +513,7 @@ hw_ct_format_dir(const struct hw_ct_conn *conn, int d, struct ds *s)
     const struct hw_ct_dir *dir = &conn->dir[d];
 
     ds_put_format(s, "  %s=(%s,", d ? "reply" : "orig",
-                  conn->info.tuple[d].ip_proto == IPPROTO_TCP ? "tcp" : "udp");
+                  hw_ct_proto_name(conn->info.tuple[d].ip_proto));
     ct_dpif_format_tuple(s, &conn->info.tuple[d]);
     ds_put_cstr(s, ")");
     if (conn->info.in_port[d] != ODPP_NONE) {

@@ -143,6 +143,7 @@ static const struct dr_field misc2_fields[] = {
 /* fte_match_set_misc3. */
 enum {
     MISC3_INNER_SEQ, MISC3_OUTER_SEQ, MISC3_INNER_ACK, MISC3_OUTER_ACK,
+    MISC3_ICMP_DATA, MISC3_ICMPV6_DATA,
     MISC3_ICMP_TYPE, MISC3_ICMP_CODE, MISC3_ICMPV6_TYPE, MISC3_ICMPV6_CODE,
     MISC3_GENEVE_OPT_DATA,
 };
@@ -151,6 +152,8 @@ static const struct dr_field misc3_fields[] = {
     [MISC3_OUTER_SEQ] = { "outer_tcp_seq_num", 0x20, 32, FMT_HEX },
     [MISC3_INNER_ACK] = { "inner_tcp_ack_num", 0x40, 32, FMT_HEX },
     [MISC3_OUTER_ACK] = { "outer_tcp_ack_num", 0x60, 32, FMT_HEX },
+    [MISC3_ICMP_DATA] = { "icmp_header_data", 0xc0, 32, FMT_HEX },
+    [MISC3_ICMPV6_DATA] = { "icmpv6_header_data", 0xe0, 32, FMT_HEX },
     [MISC3_ICMP_TYPE] = { "icmp_type", 0x100, 8, FMT_DEC },
     [MISC3_ICMP_CODE] = { "icmp_code", 0x108, 8, FMT_DEC },
     [MISC3_ICMPV6_TYPE] = { "icmpv6_type", 0x110, 8, FMT_DEC },
@@ -350,7 +353,7 @@ enc_layer(struct dr_enc *e, const struct hw_headers *h, bool inner,
     const struct hw_ext_key *x = &h->ext, *xm = &h->ext_mask;
     const char *layer = inner ? "inner" : "outer";
     bool ipv6 = h->present & HW_HDR_IPV6;
-    bool icmp = xm->icmp_type || xm->icmp_code;
+    bool icmp = xm->icmp_type || xm->icmp_code || xm->icmp_data;
     uint8_t proto, proto_mask, implied[3];
     size_t n_implied = 0;
 
@@ -427,6 +430,9 @@ enc_layer(struct dr_enc *e, const struct hw_headers *h, bool inner,
     enc_u32(e, HW_DR_MATCH_MISC3,
             &misc3_fields[ipv6 ? MISC3_ICMPV6_CODE : MISC3_ICMP_CODE],
             x->icmp_code, xm->icmp_code);
+    enc_u32(e, HW_DR_MATCH_MISC3,
+            &misc3_fields[ipv6 ? MISC3_ICMPV6_DATA : MISC3_ICMP_DATA],
+            ntohl(x->icmp_data), ntohl(xm->icmp_data));
     return 0;
 }
 

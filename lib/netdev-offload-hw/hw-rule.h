@@ -95,6 +95,8 @@ struct hw_ext_key {
                                  * outer headers only (the matcher has one
                                  * set of ICMP fields). */
     uint8_t icmp_code;
+    ovs_be32 icmp_data;         /* ICMP header bytes 4 to 7: an echo's
+                                 * identifier and sequence number. */
     ovs_be16 tci2;              /* The second VLAN tag's TCI (behind the
                                  * one of 'eth.tci'). */
     uint8_t csum_ok;            /* HW_CSUM_OK_* bits the device sets when

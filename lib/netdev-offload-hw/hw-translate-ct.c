@@ -235,12 +235,17 @@ hw_translate_ct_conn(const struct hw_ct_conn_key *k, struct hw_rule *rule,
     const struct ct_dpif_tuple *t = &k->tuple;
     struct hw_headers *h = &rule->outer;
 
+    bool icmp = (t->ip_proto == IPPROTO_ICMP
+                 || t->ip_proto == IPPROTO_ICMPV6);
+
     memset(rule, 0, sizeof *rule);
-    if (t->ip_proto != IPPROTO_TCP && t->ip_proto != IPPROTO_UDP) {
-        return CT_REFUSE(reason, "%s connections stay in software",
-                         t->ip_proto == IPPROTO_ICMP
-                         || t->ip_proto == IPPROTO_ICMPV6
-                         ? "ICMP" : "non-TCP, non-UDP");
+    if (t->ip_proto != IPPROTO_TCP && t->ip_proto != IPPROTO_UDP && !icmp) {
+        return CT_REFUSE(reason, "non-TCP, non-UDP, non-ICMP connections "
+                         "stay in software");
+    }
+    if (icmp && (t->ip_proto == IPPROTO_ICMP) != (t->l3_type == AF_INET)) {
+        return CT_REFUSE(reason, "ICMP protocol %"PRIu8" over address "
+                         "family %"PRIu16, t->ip_proto, t->l3_type);
     }
 
     h->present = HW_HDR_ETH;
@@ -264,6 +269,19 @@ hw_translate_ct_conn(const struct hw_ct_conn_key *k, struct hw_rule *rule,
     }
     h->eth_mask.type = OVS_BE16_MAX;
 
+    if (icmp) {
+        /* An echo: its type and code, and the identifier, the first half
+         * of the header's second word.  The ICMP fields imply the IP
+         * protocol. */
+        h->ext.icmp_type = t->icmp_type;
+        h->ext.icmp_code = t->icmp_code;
+        h->ext.icmp_data = htonl((uint32_t) ntohs(t->icmp_id) << 16);
+        h->ext_mask.icmp_type = UINT8_MAX;
+        h->ext_mask.icmp_code = UINT8_MAX;
+        h->ext_mask.icmp_data = htonl(0xffff0000);
+        goto regs;
+    }
+
     /* The L4 header sets the IP protocol: the IP header must not
      * (hw-rule.h, as verbs' set_proto). */
     h->present |= t->ip_proto == IPPROTO_TCP ? HW_HDR_TCP : HW_HDR_UDP;
@@ -277,6 +295,7 @@ hw_translate_ct_conn(const struct hw_ct_conn_key *k, struct hw_rule *rule,
         h->ext_mask.tcp_flags = htons(TCP_SYN | TCP_FIN | TCP_RST);
     }
 
+regs:
     /* The zone the stage wrote, then the state the packet leaves with. */
     rule->reg_c[HW_REG_CT] = k->zone;
     rule->reg_c_mask[HW_REG_CT] = UINT32_MAX;

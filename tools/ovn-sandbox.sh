@@ -437,6 +437,8 @@ show_flows() {
             echo "$lines" | sed 's/^/  /'
         fi
     done
+    say "--- ch$1 connections in the NICs (netdev-hw/dump-conns):"
+    chassis_appctl $1 netdev-hw/dump-conns | sed 's/^/  /'
 }
 
 # recorded CHASSIS PORT REFUSED: whether REFUSED (netdev-hw/not-offloaded

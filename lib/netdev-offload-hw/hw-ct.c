@@ -95,9 +95,9 @@ static bool hw_ct_resync OVS_GUARDED_BY(hw_ct_mutex);
 static uint64_t hw_ct_n_busy OVS_GUARDED_BY(hw_ct_mutex);
 
 /* Connections conntrack offered that the device cannot have, by reason. */
-static uint64_t hw_ct_n_refused[2] OVS_GUARDED_BY(hw_ct_mutex);
-static const char *const hw_ct_refused_names[2] = {
-    "nat", "other protocol",
+static uint64_t hw_ct_n_refused[1] OVS_GUARDED_BY(hw_ct_mutex);
+static const char *const hw_ct_refused_names[1] = {
+    "other protocol",
 };
 
 static struct seq *hw_ct_seq;           /* Work for the thread. */
@@ -168,11 +168,12 @@ hw_ct_conn_add(const struct hw_ct_conn_info *info)
     int refused = -1;
     struct hw_ct_conn *conn;
 
-    if (info->nat) {
+    /* A connection with NAT is no different: a stage's ct() has no nat()
+     * (translate refuses it), and without nat() conntrack does not
+     * translate either, it only finds the connection by either tuple. */
+    if (proto != IPPROTO_TCP && proto != IPPROTO_UDP
+        && proto != IPPROTO_ICMP && proto != IPPROTO_ICMPV6) {
         refused = 0;
-    } else if (proto != IPPROTO_TCP && proto != IPPROTO_UDP
-               && proto != IPPROTO_ICMP && proto != IPPROTO_ICMPV6) {
-        refused = 1;
     }
 
     ovs_mutex_lock(&hw_ct_mutex);

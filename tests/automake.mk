@@ -18,7 +18,8 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-differential.at \
 	netdev-offload-hw/tests/hw-system.at \
 	netdev-offload-hw/tests/hw-qos.at \
-	netdev-offload-hw/tests/hw-ovn.at
+	netdev-offload-hw/tests/hw-ovn.at \
+	netdev-offload-hw/tests/hw-eswitch.at
 
 tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-backend.c \
@@ -40,6 +41,7 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-model-dr-objects.c \
 	netdev-offload-hw/tests/test-hw-model-dr-path.c \
 	netdev-offload-hw/tests/test-hw-model-dr-private.h \
+	netdev-offload-hw/tests/test-hw-model-eswitch.c \
 	netdev-offload-hw/tests/test-hw-model-flow.c \
 	netdev-offload-hw/tests/test-hw-model-flow-counters.c \
 	netdev-offload-hw/tests/test-hw-model-flow-match.c \

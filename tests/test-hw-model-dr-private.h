@@ -190,4 +190,10 @@ void test_path_root_verbs(void);
 void test_path_tx(void);
 void test_path_fdb(void);
 
+/* Group "eswitch" (test-hw-model-eswitch.c). */
+void test_eswitch_setup(void);
+void test_eswitch_fdb(void);
+void test_eswitch_representor(void);
+void test_eswitch_refusals(void);
+
 #endif /* test-hw-model-dr-private.h */

@@ -214,6 +214,13 @@ static const struct test_hw_case path_tests[] = {
     { "fdb", test_path_fdb },
 };
 
+static const struct test_hw_case eswitch_tests[] = {
+    { "eswitch-setup", test_eswitch_setup },
+    { "eswitch-fdb", test_eswitch_fdb },
+    { "eswitch-representor", test_eswitch_representor },
+    { "eswitch-refusals", test_eswitch_refusals },
+};
+
 static void
 test_hw_model_dr_main(int argc, char *argv[])
 {
@@ -230,6 +237,7 @@ test_hw_model_dr_main(int argc, char *argv[])
         GROUP("order", order_tests),
         GROUP("modify", modify_tests),
         GROUP("path", path_tests),
+        GROUP("eswitch", eswitch_tests),
 #undef GROUP
     };
     struct test_hw_case *tests = NULL;

@@ -23,7 +23,9 @@
 
 #include <errno.h>
 
+#include "flow.h"
 #include "hw-rule.h"
+#include "hw-translate.h"
 #include "netlink.h"
 #include "odp-netlink.h"
 #include "openvswitch/dynamic-string.h"
@@ -109,6 +111,85 @@ test_actions(void)
     CHECK_EQ(translate_mark(&match, &actions, TEST_MARK, &rule, &reason),
              EINVAL);
     CHECK_STR(ds_cstr(&reason), "malformed actions");
+
+    ds_destroy(&reason);
+    ofpbuf_uninit(&actions);
+}
+
+/* On a port of an e-switch in switchdev mode: a flow whose one action is
+ * an output is a full FDB rule to a vport, matched on the port's reg_c0
+ * metadata with the mlx5 matcher; anything else is refused, with the
+ * reason, for the caller to try the port's receive side. */
+void
+test_eswitch_actions(void)
+{
+    struct hw_translate_params params = {
+        .flow_mark = TEST_MARK,
+        .in_port = u32_to_odp(TEST_PORT),
+        .vport = HW_TUNNEL_NONE,
+        .eswitch = true,
+        .esw_reg_c0 = 0x00020000,
+        .esw_reg_c0_mask = 0xffff0000,
+    };
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct ofpbuf actions;
+    struct match match;
+    struct hw_rule rule;
+
+    dp_match_init_udp(&match);
+    ofpbuf_init(&actions, 64);
+
+    put_output(&actions, 3);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), 0);
+    CHECK_EQ(rule.fate, HW_FATE_VPORT);
+    CHECK_EQ(odp_to_u32(rule.out_port), 3);
+    CHECK_EQ(rule.fate_vport, 0);   /* The offload core finds it. */
+    CHECK(rule.fdb);
+    CHECK(rule.full);
+    CHECK(rule.count);
+    CHECK(!rule.has_tag);
+    CHECK_EQ(rule.reg_c[0], 0x00020000);
+    CHECK_EQ(rule.reg_c_mask[0], 0xffff0000);
+    for (int i = 1; i < HW_N_REG_C; i++) {
+        CHECK_EQ(rule.reg_c_mask[i], 0);
+    }
+    CHECK_EQ(ds_cstr(&reason)[0], '\0');
+
+    /* The mlx5 matcher: the TTL, which verbs cannot match. */
+    match_set_nw_ttl(&match, 64);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), 0);
+    CHECK_EQ(rule.outer.ext_mask.ttl, 0xff);
+    CHECK_EQ(rule.outer.ext.ttl, 64);
+    dp_match_init_udp(&match);
+
+    /* Two outputs, an output and more, a drop: not the FDB's. */
+    put_output(&actions, 4);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB takes flows whose one "
+              "action is an output");
+    CHECK(!rule.fdb);
+    ds_clear(&reason);
+    ofpbuf_clear(&actions);
+    put_drop(&actions);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), EOPNOTSUPP);
+    ds_clear(&reason);
+    ofpbuf_clear(&actions);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), EOPNOTSUPP);
+    ds_clear(&reason);
+
+    /* Without 'eswitch' an output is a partial offload, as ever. */
+    params.eswitch = false;
+    put_output(&actions, 3);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), 0);
+    CHECK_EQ(rule.fate, HW_FATE_RSS);
+    CHECK(!rule.fdb);
+    CHECK_EQ(rule.reg_c_mask[0], 0);
 
     ds_destroy(&reason);
     ofpbuf_uninit(&actions);

@@ -84,6 +84,7 @@ void test_untranslatable_fields(void);
 
 /* Actions (test-hw-translate-actions.c). */
 void test_actions(void);
+void test_eswitch_actions(void);
 
 /* The rule helpers (test-hw-translate-rule.c). */
 void test_priority_and_rss_bands(void);

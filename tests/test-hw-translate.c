@@ -298,6 +298,7 @@ static const struct test_hw_case tests[] = {
     TEST(pipeline_fields),
     TEST(values_outside_masks),
     TEST(actions),
+    TEST(eswitch_actions),
     TEST(every_field_named),
     TEST(untranslatable_fields),
     TEST(priority_and_rss_bands),

@@ -35,6 +35,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-flow.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-egress.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-egress.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-eswitch.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-eswitch.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-entries.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-entries.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-guards.c \
@@ -63,6 +65,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-tx-push.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-base.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-base.h \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-eswitch.c \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-eswitch.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-io.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-options.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-options.h \
@@ -87,6 +91,7 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-dr-private.h \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-dr.c \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-dr.h \
+	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-eswitch.c \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-fault.c \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-flow-private.h \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-flow-spec.c \

@@ -314,6 +314,26 @@ struct hw_dev_ops {
                                 uint8_t type, uint8_t len,
                                 struct mlx5dv_devx_obj **);
     int (*dr_geneve_opt_destroy)(struct mlx5dv_devx_obj *);
+
+    /* The e-switch of a PF in switchdev mode, whose representors are
+     * verbs ports of the PF's device (port 1 is the uplink).  NULL if the
+     * backend has none.
+     *
+     * representor_port() stores the verbs port of the representor 'name'
+     * ("vf1", as DPDK's representor= device argument, or "pf0vf1", the
+     * representor netdev's phys_port_name) into '*port_num': EOPNOTSUPP
+     * if the device is not in switchdev mode, ENODEV if it has no such
+     * representor.  query_port() is mlx5dv_query_port(): the port's vport
+     * and the reg_c0 value and mask that name it as a packet's source in
+     * the FDB (EINVAL for no such port).  bind_qp_port() moves the raw
+     * packet send QP 'qp' to port 'port_num' (ibv_modify_qp() to INIT with
+     * IBV_QP_PORT, then to RTS): what it sends on a representor reaches
+     * the VF. */
+    int (*representor_port)(struct ibv_context *, const char *name,
+                            uint32_t *port_num);
+    int (*query_port)(struct ibv_context *, uint32_t port_num,
+                      struct mlx5dv_port *);
+    int (*bind_qp_port)(struct ibv_qp *, uint32_t port_num);
 };
 
 /* Clears the pipeline's capabilities (the 'dr_*' fields) from 'caps': the

@@ -159,7 +159,9 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
                       const struct hw_rule *rule, struct hw_flow_dr *flow,
                       struct ds *reason)
 {
-    enum mlx5dv_dr_domain_type dom = (rule->egress
+    enum mlx5dv_dr_domain_type dom = (rule->fdb
+                                      ? MLX5DV_DR_DOMAIN_TYPE_FDB
+                                      : rule->egress
                                       ? MLX5DV_DR_DOMAIN_TYPE_NIC_TX
                                       : MLX5DV_DR_DOMAIN_TYPE_NIC_RX);
     struct mlx5dv_dr_action *dr_actions[HW_FLOW_DR_MAX_ACTIONS];
@@ -297,6 +299,10 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
         };
     } else if (rule->fate == HW_FATE_DROP) {
         attr = (struct hw_dr_action_attr) { .type = HW_DR_ACTION_DROP };
+    } else if (rule->fate == HW_FATE_VPORT) {
+        attr = (struct hw_dr_action_attr) {
+            .type = HW_DR_ACTION_DEST_VPORT, .vport = rule->fate_vport,
+        };
     } else if (rule->fate == HW_FATE_TABLE) {
         step = "dr_table_create";
         attr = (struct hw_dr_action_attr) {

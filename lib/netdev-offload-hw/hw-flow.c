@@ -234,6 +234,31 @@ hw_flow_install_ct_misses(const struct netdev_hw_device *dev,
     return 0;
 }
 
+/* A rule of the port's table in the e-switch (hw-offload-eswitch.h). */
+static int
+hw_flow_install_fdb(const struct netdev_hw_device *dev,
+                    const struct hw_rule *rule, struct hw_flow *flow,
+                    struct ds *reason)
+{
+    int error;
+
+    if (!dev->fdb_pipeline) {
+        ds_put_cstr(reason, "no FDB table: port not in switchdev mode");
+        return ENODEV;
+    }
+    flow->dr = xzalloc(sizeof *flow->dr);
+    error = hw_flow_dr_install(dev->fdb_pipeline, dev, NETDEV_HW_FLOW_LEVEL,
+                               NULL, rule, flow->dr, reason);
+    if (error) {
+        free(flow->dr);
+        flow->dr = NULL;
+        return error;
+    }
+    flow->pipeline = dev->fdb_pipeline;
+    flow->counted = rule->count;
+    return 0;
+}
+
 /* hw_flow_install() for a rule in the pipeline of tables. */
 static int
 hw_flow_install_dr(const struct netdev_hw_device *dev, struct ibv_qp *dest,
@@ -284,6 +309,9 @@ hw_flow_install(const struct netdev_hw_device *dev, struct ibv_qp *dest,
     flow->port_num = dev->port_num;
     flow->dest = dest;
 
+    if (rule->fdb) {
+        return hw_flow_install_fdb(dev, rule, flow, reason);
+    }
     if (dev->pipeline && !rule->egress
         && (!dev->pipeline_on_demand || rule->pipeline)) {
         return hw_flow_install_dr(dev, dest, rule, flow, reason);

@@ -29,6 +29,7 @@
 
 #include "hw-ct.h"
 #include "hw-offload-egress.h"
+#include "hw-offload-eswitch.h"
 #include "hw-offload-guards.h"
 #include "hw-offload-marks.h"
 #include "hw-rule.h"
@@ -81,6 +82,23 @@ hw_offload_translate(const struct match *match, const struct nlattr *actions,
     struct ds why = DS_EMPTY_INITIALIZER;
     int error;
 
+    /* The e-switch's FDB first, for a port of one (hw-offload-eswitch.h):
+     * what it cannot take is the receive side's, with the reason in
+     * 'reason' even on success. */
+    hw_offload_eswitch_params(dev, &p);
+    if (p.eswitch) {
+        error = hw_translate_flow(match, actions, actions_len, &p, rule,
+                                  &why);
+        if (!error) {
+            error = hw_offload_eswitch_plan(dev, p.dpif_type, rule, &why);
+        }
+        if (!error) {
+            ds_destroy(&why);
+            return 0;
+        }
+        p = *params;
+    }
+
     p.pipeline = dev && dev->pipeline && !on_demand;
     p.parse = dev && dev->pipeline ? dev->caps->dr_parse : 0;
     p.conntrack = dev && dev->pipeline && hw_ct_enabled();
@@ -99,9 +117,15 @@ hw_offload_translate(const struct match *match, const struct nlattr *actions,
         p.pipeline = false;
     }
     error = hw_translate_flow(match, actions, actions_len, &p, rule, reason);
+    if (!error && !rule->full && why.length && reason) {
+        ds_clear(reason);
+        ds_put_format(reason, "%s: offloaded in part", ds_cstr(&why));
+    }
     if (!error || !on_demand) {
+        ds_destroy(&why);
         return error;
     }
+    ds_clear(&why);
 
     /* The root cannot take it: the flow table may.  Tagged and tunnel
      * packets do not get there (the root's VLAN guard and tunnel rules

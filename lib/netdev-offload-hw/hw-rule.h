@@ -220,6 +220,9 @@ enum hw_fate {
     HW_FATE_DROP,               /* Drop in hardware. */
     HW_FATE_TABLE,              /* Go on in the table of 'fate_level' of the
                                  * rule's domain (the pipeline only). */
+    HW_FATE_VPORT,              /* To e-switch vport 'fate_vport', in the
+                                 * FDB ('fdb'): the flow's output port
+                                 * 'out_port' (the pipeline only). */
 };
 
 /* The connection pipeline (dr only, hw-ct.h).
@@ -274,6 +277,12 @@ struct hw_rule {
     bool count;                 /* ACTION_COUNT. */
     enum hw_fate fate;
     uint32_t fate_level;        /* HW_FATE_TABLE: the table's level. */
+    odp_port_t out_port;        /* HW_FATE_VPORT: the flow's output. */
+    uint16_t fate_vport;        /* HW_FATE_VPORT: its vport, once the
+                                 * offload core found it. */
+    bool fdb;                   /* Goes to the e-switch's FDB, matching the
+                                 * input port's vport in reg_c0 (dr
+                                 * only). */
     bool full;                  /* The hardware executes all of the flow's
                                  * actions (offloaded:yes); otherwise the
                                  * software still runs them (partial). */

@@ -1062,6 +1062,22 @@ xlate_actions(const struct nlattr *actions, size_t actions_len,
     }
 
     rule->count = true;
+    if (params->eswitch) {
+        /* The FDB: one output, nothing else (a drop stays on the port's
+         * receive side, in full there too). */
+        if (n_actions != 1 || first_type != OVS_ACTION_ATTR_OUTPUT) {
+            return hw_translate_fail(reason, EOPNOTSUPP, "e-switch: the FDB "
+                                     "takes flows whose one action is an "
+                                     "output");
+        }
+        rule->fate = HW_FATE_VPORT;
+        rule->out_port = nl_attr_get_odp_port(actions);
+        rule->fdb = true;
+        rule->full = true;
+        rule->reg_c[0] = params->esw_reg_c0 & params->esw_reg_c0_mask;
+        rule->reg_c_mask[0] = params->esw_reg_c0_mask;
+        return 0;
+    }
     if (!n_actions || first_type == OVS_ACTION_ATTR_DROP) {
         /* An explicit drop ends the action list: nothing after it runs.  A
          * dropped packet needs no decap (and a DROP rule takes no other
@@ -1135,7 +1151,7 @@ hw_translate_flow(const struct match *match, const struct nlattr *actions,
         .outer = &rule->outer,
         .inner = false,
         .reason = reason,
-        .pipeline = params->pipeline,
+        .pipeline = params->pipeline || params->eswitch,
     };
     ovs_be16 dl_type;
     int error;

@@ -68,6 +68,20 @@ struct hw_translate_params {
      * jump to the connection table, and flows of recirc_id != 0 go to the
      * post-conntrack table. */
     bool conntrack;
+
+    /* The input port is a port of an e-switch in switchdev mode, whose
+     * FDB the device can program, and its packets carry 'esw_reg_c0'
+     * under 'esw_reg_c0_mask' there: a flow whose one action is an output
+     * becomes a full FDB rule (HW_FATE_VPORT, 'fdb', the mlx5 matcher),
+     * whose vport the offload core then finds (hw-offload-eswitch.h).
+     * Any other flow is refused with the reason the FDB cannot take it,
+     * for the caller to translate it again without 'eswitch'. */
+    bool eswitch;
+    uint32_t esw_reg_c0, esw_reg_c0_mask;
+
+    /* The datapath type of the flow's ports, for finding an output port's
+     * netdev (netdev_ports_get()). */
+    const char *dpif_type;
 };
 
 /* Translates 'match' and 'actions' into 'rule'.  Returns 0 on success.  On

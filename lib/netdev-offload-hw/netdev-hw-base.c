@@ -219,7 +219,42 @@ struct netdev_hw_base {
     struct hw_flow_dr ct_flows[N_CT_LEVELS][N_MISS_RULES];
     bool has_ct[N_CT_LEVELS][N_MISS_RULES];
     bool ct;
+
+    /* In switchdev mode: the FDB root rule that sends the port's packets
+     * (its vport's reg_c0 metadata) to its FDB table. */
+    struct hw_pipeline *fdb_pipeline;
+    struct hw_flow_dr fdb_jump;
+    bool has_fdb_jump;
 };
+
+/* The FDB root rule of the port of 'dev' (netdev-hw-eswitch.h). */
+static int
+netdev_hw_base_build_fdb(const struct netdev_hw_device *dev,
+                         struct netdev_hw_base *base, const char **stepp)
+{
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct hw_rule rule;
+    int error;
+
+    memset(&rule, 0, sizeof rule);
+    rule.fdb = true;
+    rule.fate = HW_FATE_TABLE;
+    rule.fate_level = NETDEV_HW_FLOW_LEVEL;
+    rule.reg_c[0] = dev->reg_c0;
+    rule.reg_c_mask[0] = dev->reg_c0_mask;
+    base->fdb_pipeline = dev->fdb_pipeline;
+    error = hw_flow_dr_install_at(dev->fdb_pipeline, dev, 0, 0, NULL, &rule,
+                                  &base->fdb_jump, &reason);
+    if (error) {
+        VLOG_WARN_RL(&rl, "%s: fdb rule: %s", dev->devname,
+                     ds_cstr(&reason));
+        *stepp = "dr_rule_create";
+    } else {
+        base->has_fdb_jump = true;
+    }
+    ds_destroy(&reason);
+    return error;
+}
 
 /* The hw_rule of base rule 'm' on a port with the pipeline. */
 static void
@@ -281,6 +316,12 @@ netdev_hw_base_build_dr(const struct netdev_hw_device *dev,
     memset(&rule, 0, sizeof rule);
     rule.fate = HW_FATE_TABLE;
     rule.fate_level = NETDEV_HW_FLOW_LEVEL;
+    if (dev->switchdev) {
+        /* The root sees what every vport sent and the FDB did not switch:
+         * the port's flow table takes only its own (netdev-hw-eswitch.h). */
+        rule.reg_c[0] = dev->reg_c0;
+        rule.reg_c_mask[0] = dev->reg_c0_mask;
+    }
     error = hw_flow_dr_install_at(base->pipeline, dev, 0, jump_priority,
                                   NULL, &rule, &base->jump, &reason);
     if (error) {
@@ -321,6 +362,9 @@ netdev_hw_base_build(const struct netdev_hw_device *dev,
                 *stepp = "create_flow";
             }
         }
+    }
+    if (!error && dev->fdb_pipeline) {
+        error = netdev_hw_base_build_fdb(dev, base, stepp);
     }
     if (error) {
         netdev_hw_base_destroy(base, dev);
@@ -417,6 +461,16 @@ netdev_hw_base_destroy(struct netdev_hw_base *base,
     /* A rule the device refuses to destroy still delivers to its RSS QP,
      * which therefore cannot go: hw-stale keeps it, and netdev-hw keeps the
      * QPs until a retry destroys it. */
+    if (base->has_fdb_jump) {
+        const char *step = NULL;
+        int error = hw_flow_dr_uninstall(base->fdb_pipeline, dev,
+                                         &base->fdb_jump, &step);
+
+        if (error) {
+            hw_stale_add_dr(base->fdb_pipeline, dev, &base->fdb_jump, step,
+                            error);
+        }
+    }
     if (base->has_jump) {
         netdev_hw_base_destroy_dr(base, dev, &base->jump);
     }
@@ -481,5 +535,10 @@ netdev_hw_base_format(const struct netdev_hw_base *base, struct ds *s)
         ds_put_format(s, "  steering: dr, root jumps to table level %d%s\n",
                       NETDEV_HW_FLOW_LEVEL,
                       base->has_jump ? "" : " (missing)");
+    }
+    if (base && base->fdb_pipeline) {
+        ds_put_format(s, "  e-switch: fdb root jumps to table level %d%s\n",
+                      NETDEV_HW_FLOW_LEVEL,
+                      base->has_fdb_jump ? "" : " (missing)");
     }
 }

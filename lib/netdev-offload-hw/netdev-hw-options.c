@@ -21,13 +21,14 @@
 #include <string.h>
 #include <infiniband/verbs.h>
 
+#include "hw-dev.h"
 #include "openvswitch/dynamic-string.h"
 #include "smap.h"
 #include "util.h"
 
 /* The options of a hw port, in alphabetical order. */
 static const char *const option_names[] = {
-    "device", "n_rxq", "rss-key", "steering",
+    "device", "n_rxq", "representor", "rss-key", "steering",
 };
 
 static bool
@@ -157,13 +158,17 @@ netdev_hw_steering_resolve(enum netdev_hw_steering steering)
 /* The options set_config() takes, as one string: a port whose
  * reconfiguration failed waits for its retry unless they change. */
 char *
-netdev_hw_config_string(const char *device, int n_rxq, const uint8_t *key,
+netdev_hw_config_string(const char *device, const char *representor,
+                        int n_rxq, const uint8_t *key,
                         enum netdev_hw_steering steering)
 {
     struct ds s = DS_EMPTY_INITIALIZER;
 
-    ds_put_format(&s, "device=%s n_rxq=%d rss-key=", device ? device : "",
-                  n_rxq);
+    ds_put_format(&s, "device=%s ", device ? device : "");
+    if (representor) {
+        ds_put_format(&s, "representor=%s ", representor);
+    }
+    ds_put_format(&s, "n_rxq=%d rss-key=", n_rxq);
     netdev_hw_format_key(&s, key);
     ds_put_format(&s, " steering=%s", netdev_hw_steering_name(steering));
     return ds_steal_cstr(&s);
@@ -245,4 +250,61 @@ netdev_hw_format_ind_table(struct ds *ds, const uint16_t *queues, size_t n)
         }
         i = j + 1;
     }
+}
+
+int
+netdev_hw_check_options(const char *name, const struct smap *args,
+                        struct netdev_hw_options *opts, char **reason)
+{
+    const char *n_rxq_s = smap_get(args, "n_rxq");
+    const char *key_s = smap_get(args, "rss-key");
+    const char *steering_s = smap_get(args, "steering");
+    enum netdev_hw_steering steering = NETDEV_HW_STEERING_AUTO;
+
+    opts->device = smap_get(args, "device");
+    if (!opts->device || !opts->device[0]) {
+        *reason = xasprintf("%s: options:device is required (the verbs "
+                            "device or NIC model instance, e.g. "
+                            "device=model0)", name);
+        return EINVAL;
+    }
+    opts->representor = smap_get(args, "representor");
+    if (opts->representor && !opts->representor[0]) {
+        *reason = xasprintf("%s: options:representor is empty (a VF's "
+                            "representor is named as DPDK's representor "
+                            "argument, e.g. representor=vf1)", name);
+        return EINVAL;
+    }
+    opts->ops = hw_dev_ops_find(opts->device);
+    if (!opts->ops) {
+        *reason = xasprintf("%s: options:device=%s: no hw backend drives "
+                            "this device", name, opts->device);
+        return ENODEV;
+    }
+    opts->n_rxq = 1;
+    if (n_rxq_s && !netdev_hw_parse_count(n_rxq_s, 1, NETDEV_HW_MAX_RXQ,
+                                          &opts->n_rxq)) {
+        *reason = xasprintf("%s: options:n_rxq=%s: must be an integer from "
+                            "1 to %d, in decimal digits only", name,
+                            n_rxq_s, NETDEV_HW_MAX_RXQ);
+        return EINVAL;
+    }
+    opts->key_set = key_s != NULL;
+    if (key_s && !netdev_hw_parse_key(key_s, opts->key)) {
+        *reason = xasprintf("%s: options:rss-key=%s: must be exactly %d "
+                            "hexadecimal digits (a %d-byte Toeplitz key)",
+                            name, key_s, 2 * NETDEV_HW_RSS_KEY_LEN,
+                            NETDEV_HW_RSS_KEY_LEN);
+        return EINVAL;
+    }
+    if (!key_s) {
+        memcpy(opts->key, hw_toeplitz_default_key, NETDEV_HW_RSS_KEY_LEN);
+    }
+    if (steering_s && !netdev_hw_parse_steering(steering_s, &steering)) {
+        *reason = xasprintf("%s: options:steering=%s: must be auto, verbs "
+                            "or dr", name, steering_s);
+        return EINVAL;
+    }
+    opts->steering = netdev_hw_steering_resolve(steering);
+    return 0;
 }

@@ -28,6 +28,7 @@
 #include "hw-toeplitz.h"
 
 struct ds;
+struct hw_dev_ops;
 struct smap;
 
 #define NETDEV_HW_RSS_KEY_LEN HW_TOEPLITZ_KEY_LEN
@@ -40,6 +41,24 @@ enum netdev_hw_steering {
     NETDEV_HW_STEERING_VERBS,   /* The root table, ibv_create_flow(). */
     NETDEV_HW_STEERING_DR,      /* The pipeline of tables (mlx5dv_dr). */
 };
+
+#define NETDEV_HW_MAX_RXQ 1024
+
+/* The options of set_config(), checked. */
+struct netdev_hw_options {
+    const char *device;
+    const char *representor;            /* NULL for none. */
+    const struct hw_dev_ops *ops;
+    int n_rxq;
+    uint8_t key[NETDEV_HW_RSS_KEY_LEN];
+    bool key_set;                       /* options:rss-key given. */
+    enum netdev_hw_steering steering;   /* Resolved. */
+};
+
+/* Checks the options of port 'name' in 'args' into 'opts'.  Returns 0, or
+ * an errno with why in '*reason' (the caller frees it). */
+int netdev_hw_check_options(const char *name, const struct smap *args,
+                            struct netdev_hw_options *opts, char **reason);
 
 /* The keys of 'options' that are not options of a hw port, as a warning
  * for port 'port' (the caller frees it), or NULL if there are none. */
@@ -58,8 +77,8 @@ bool netdev_hw_parse_steering(const char *, enum netdev_hw_steering *);
 enum netdev_hw_steering netdev_hw_steering_resolve(enum netdev_hw_steering);
 
 /* The options set_config() takes, as one string (caller frees). */
-char *netdev_hw_config_string(const char *device, int n_rxq,
-                              const uint8_t *key,
+char *netdev_hw_config_string(const char *device, const char *representor,
+                              int n_rxq, const uint8_t *key,
                               enum netdev_hw_steering steering);
 
 /* Readable forms for netdev-hw/show. */

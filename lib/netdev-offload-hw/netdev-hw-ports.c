@@ -24,6 +24,7 @@
 #include "hw-dev.h"
 #include "hw-stale.h"
 #include "if-notifier.h"
+#include "netdev-hw-eswitch.h"
 #include "netdev-provider.h"
 #include "openvswitch/poll-loop.h"
 #include "openvswitch/shash.h"
@@ -51,7 +52,9 @@ struct device_claim {
 /* A port's device, in 'ports' by port name. */
 struct port_claim {
     char *devname;              /* options:device. */
-    char *id;                   /* Its hw_dev_identify(). */
+    char *representor;          /* options:representor, or NULL. */
+    char *id;                   /* Its hw_dev_identify(), and the
+                                 * representor's name. */
 };
 
 struct port_failure {
@@ -111,6 +114,7 @@ port_claim_destroy(struct port_claim *pc)
 {
     if (pc) {
         free(pc->devname);
+        free(pc->representor);
         free(pc->id);
         free(pc);
     }
@@ -118,7 +122,8 @@ port_claim_destroy(struct port_claim *pc)
 
 int
 netdev_hw_ports_claim(const char *port, const struct hw_dev_ops *ops,
-                      const char *devname, char **errp)
+                      const char *devname, const char *representor,
+                      char **errp)
 {
     struct device_claim *dc;
     struct port_claim *pc;
@@ -130,13 +135,22 @@ netdev_hw_ports_claim(const char *port, const struct hw_dev_ops *ops,
      * bridge reconfigures. */
     ovs_mutex_lock(&ports_mutex);
     pc = shash_find_data(&ports, port);
-    if (pc && !strcmp(pc->devname, devname)) {
+    if (pc && !strcmp(pc->devname, devname)
+        && nullable_string_is_equal(pc->representor, representor)) {
         ovs_mutex_unlock(&ports_mutex);
         return 0;
     }
     ovs_mutex_unlock(&ports_mutex);
 
     id = hw_dev_identify(ops, devname);
+    if (representor) {
+        /* A representor is a port of the device, claimed on its own. */
+        char *rep_id = xasprintf("%s representor %s", id,
+                                 netdev_hw_eswitch_normalize(representor));
+
+        free(id);
+        id = rep_id;
+    }
 
     ovs_mutex_lock(&ports_mutex);
     dc = shash_find_data(&devices, id);
@@ -173,6 +187,8 @@ netdev_hw_ports_claim(const char *port, const struct hw_dev_ops *ops,
         }
         free(pc->devname);
         pc->devname = xstrdup(devname);
+        free(pc->representor);
+        pc->representor = nullable_xstrdup(representor);
         free(pc->id);
         pc->id = xstrdup(id);
     }

@@ -47,11 +47,13 @@ struct hw_dev_ops;
 struct netdev_class;
 
 /* Makes 'port' the port of the device that 'devname' names ('ops' drives
- * it), and no longer that of the device it had.  Returns 0, or EBUSY if
- * another port drives that device: then the reason is logged (once) and
- * stored in '*errp' (if nonnull) for the Interface's "error" column. */
+ * it), or of its representor 'representor' if nonnull, and no longer that
+ * of the device it had.  Returns 0, or EBUSY if another port drives that
+ * device (or representor): then the reason is logged (once) and stored in
+ * '*errp' (if nonnull) for the Interface's "error" column. */
 int netdev_hw_ports_claim(const char *port, const struct hw_dev_ops *ops,
-                          const char *devname, char **errp);
+                          const char *devname, const char *representor,
+                          char **errp);
 
 /* 'port' is destroyed and drives no device.  A port refused its device is
  * tried again. */

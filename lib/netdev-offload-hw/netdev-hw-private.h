@@ -28,6 +28,7 @@
 
 #include "hw-dev.h"
 #include "hw-rule.h"
+#include "netdev-hw-eswitch.h"
 #include "netdev-hw-options.h"
 #include "netdev-provider.h"
 #include "openvswitch/thread.h"
@@ -61,6 +62,7 @@ struct netdev_hw {
 
     /* Requested configuration (set_config, set_tx_multiq, set_mtu). */
     char *req_device;
+    char *req_representor;      /* options:representor, or NULL. */
     int req_n_rxq;
     int req_n_txq;
     bool req_rss_key_set;       /* options:rss-key given. */
@@ -81,6 +83,8 @@ struct netdev_hw {
     char *fail_reason;          /* First failure of this reconfigure(). */
     const struct hw_dev_ops *ops;
     char *devname;              /* Device the objects belong to. */
+    char *representor;          /* Their representor, or NULL. */
+    struct netdev_hw_eswitch esw;   /* The port on the device's e-switch. */
     struct ibv_context *ctx;
     struct hw_dev_caps caps;
     struct ibv_pd *pd;
@@ -99,6 +103,7 @@ struct netdev_hw {
 
     enum netdev_hw_steering steering;   /* Of the objects below. */
     struct hw_pipeline *pipeline;       /* With steering=dr. */
+    struct hw_pipeline *fdb_pipeline;   /* In switchdev mode. */
     struct netdev_hw_base *base;        /* The base rules. */
 
     /* Largest frame send() accepts, from 'mtu' at the last reconfigure. */

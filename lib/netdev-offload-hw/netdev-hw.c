@@ -81,7 +81,6 @@ COVERAGE_DEFINE(netdev_hw_reconfigure_error);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
-#define NETDEV_HW_MAX_RXQ 1024
 #define NETDEV_HW_MAX_TXQ 1024
 #define NETDEV_HW_TXQ_SIZE 512      /* Send WQEs (and CQEs) per TX queue. */
 #define NETDEV_HW_MTU_MIN 68
@@ -199,7 +198,13 @@ netdev_hw_device_of(const struct netdev_hw *dev,
     device->ctx = dev->ctx;
     device->caps = &dev->caps;
     device->devname = dev->devname;
-    device->port_num = NETDEV_HW_PORT_NUM;
+    device->port_num = dev->esw.port_num ? dev->esw.port_num
+                       : NETDEV_HW_PORT_NUM;
+    device->switchdev = dev->esw.switchdev;
+    device->reg_c0 = dev->esw.reg_c0;
+    device->reg_c0_mask = dev->esw.reg_c0_mask;
+    device->vport = dev->esw.vport;
+    device->fdb_pipeline = dev->fdb_pipeline;
     device->pipeline = dev->pipeline;
     device->pipeline_on_demand = dev->steering == NETDEV_HW_STEERING_AUTO;
 }
@@ -283,6 +288,8 @@ netdev_hw_close_device(struct netdev_hw *dev)
 {
     hw_pipeline_destroy(dev->pipeline);
     dev->pipeline = NULL;
+    hw_pipeline_destroy(dev->fdb_pipeline);
+    dev->fdb_pipeline = NULL;
     if (dev->ops) {
         if (dev->pd) {
             netdev_hw_check_destroy(dev, "dealloc_pd",
@@ -297,6 +304,9 @@ netdev_hw_close_device(struct netdev_hw *dev)
     dev->ops = NULL;
     free(dev->devname);
     dev->devname = NULL;
+    free(dev->representor);
+    dev->representor = NULL;
+    memset(&dev->esw, 0, sizeof dev->esw);
     memset(&dev->caps, 0, sizeof dev->caps);
 }
 
@@ -381,6 +391,7 @@ netdev_hw_open_device(struct netdev_hw *dev, const char *devname)
     OVS_REQUIRES(dev->mutex)
 {
     const struct hw_dev_ops *ops = hw_dev_ops_find(devname);
+    char *reason;
     int error;
 
     dev->devname = xstrdup(devname);
@@ -402,6 +413,14 @@ netdev_hw_open_device(struct netdev_hw *dev, const char *devname)
     hw_privileges_check_dr(netdev_get_name(&dev->up), ops, &dev->caps);
     error = netdev_hw_check_caps(dev);
     if (error) {
+        return error;
+    }
+    dev->representor = nullable_xstrdup(dev->req_representor);
+    error = netdev_hw_eswitch_open(ops, dev->ctx, devname, dev->representor,
+                                   &dev->esw, &reason);
+    if (error) {
+        netdev_hw_fail(dev, error, "%s", reason);
+        free(reason);
         return error;
     }
     error = ops->alloc_pd(dev->ctx, &dev->pd);
@@ -616,6 +635,15 @@ netdev_hw_build_tx(struct netdev_hw *dev, int n_txq)
             txq->qp = NULL;
             return netdev_hw_step_failed(dev, "create_qp", error);
         }
+        /* A representor's sends go to its VF. */
+        if (dev->esw.port_num > 1) {
+            error = (ops->bind_qp_port
+                     ? ops->bind_qp_port(txq->qp, dev->esw.port_num)
+                     : EOPNOTSUPP);
+            if (error) {
+                return netdev_hw_step_failed(dev, "bind_qp_port", error);
+            }
+        }
     }
     return 0;
 }
@@ -630,13 +658,22 @@ netdev_hw_open_pipeline(struct netdev_hw *dev)
     int error;
 
     dev->steering = dev->req_steering;
+    if (dev->esw.switchdev
+        && dev->caps.dr_domains & (1u << MLX5DV_DR_DOMAIN_TYPE_FDB)
+        && dev->caps.dr_max_level >= NETDEV_HW_FLOW_LEVEL) {
+        /* The port's table in the e-switch, for full offload there. */
+        netdev_hw_device_of(dev, &device);
+        dev->fdb_pipeline = hw_pipeline_create(&device);
+    }
     if (dev->steering == NETDEV_HW_STEERING_AUTO) {
         char *no_pipeline = netdev_hw_refuse_steering(
             dev, NETDEV_HW_STEERING_DR);
 
-        if (!no_pipeline) {
+        if (!no_pipeline && !dev->representor) {
             /* The rules that need the mlx5 matcher go to the pipeline's
-             * flow table, the others to the root (hw-offload-guards.c). */
+             * flow table, the others to the root (hw-offload-guards.c).
+             * A representor's rules go to the root, where the kernel
+             * matches them on the VF's vport. */
             netdev_hw_device_of(dev, &device);
             dev->pipeline = hw_pipeline_create(&device);
         }
@@ -645,6 +682,12 @@ netdev_hw_open_pipeline(struct netdev_hw *dev)
     }
     if (dev->steering != NETDEV_HW_STEERING_DR) {
         return 0;
+    }
+    if (dev->representor) {
+        return netdev_hw_fail(dev, EOPNOTSUPP, "options:steering=dr: the "
+                              "rules of representor %s go to the root "
+                              "table (steering=verbs or auto)",
+                              dev->representor);
     }
     error = netdev_hw_fail_refused(dev, EOPNOTSUPP,
                                    netdev_hw_refuse_steering(dev,
@@ -753,6 +796,8 @@ netdev_hw_destruct(struct netdev *netdev)
     netdev_hw_teardown(dev);
     free(dev->req_device);
     dev->req_device = NULL;
+    free(dev->req_representor);
+    dev->req_representor = NULL;
     free(dev->fail_reason);
     dev->fail_reason = NULL;
     free(dev->config_warning);
@@ -778,6 +823,9 @@ netdev_hw_get_config(const struct netdev *netdev, struct smap *args)
     if (dev->req_device) {
         smap_add(args, "device", dev->req_device);
     }
+    if (dev->req_representor) {
+        smap_add(args, "representor", dev->req_representor);
+    }
     smap_add_format(args, "n_rxq", "%d", dev->req_n_rxq);
     if (dev->req_steering != NETDEV_HW_STEERING_AUTO) {
         smap_add(args, "steering",
@@ -794,68 +842,6 @@ netdev_hw_get_config(const struct netdev *netdev, struct smap *args)
     smap_add_format(args, "requested_tx_queues", "%d", dev->req_n_txq);
     smap_add_format(args, "configured_tx_queues", "%d", netdev->n_txq);
     ovs_mutex_unlock(&dev->mutex);
-    return 0;
-}
-
-/* The options of set_config(), checked. */
-struct netdev_hw_options {
-    const char *device;
-    const struct hw_dev_ops *ops;
-    int n_rxq;
-    uint8_t key[NETDEV_HW_RSS_KEY_LEN];
-    bool key_set;                       /* options:rss-key given. */
-    enum netdev_hw_steering steering;   /* Resolved. */
-};
-
-/* Checks the options of port 'name' in 'args' into 'opts'.  Returns 0, or
- * an errno with why in '*reason' (the caller frees it). */
-static int
-netdev_hw_check_options(const char *name, const struct smap *args,
-                        struct netdev_hw_options *opts, char **reason)
-{
-    const char *n_rxq_s = smap_get(args, "n_rxq");
-    const char *key_s = smap_get(args, "rss-key");
-    const char *steering_s = smap_get(args, "steering");
-    enum netdev_hw_steering steering = NETDEV_HW_STEERING_AUTO;
-
-    opts->device = smap_get(args, "device");
-    if (!opts->device || !opts->device[0]) {
-        *reason = xasprintf("%s: options:device is required (the verbs "
-                            "device or NIC model instance, e.g. "
-                            "device=model0)", name);
-        return EINVAL;
-    }
-    opts->ops = hw_dev_ops_find(opts->device);
-    if (!opts->ops) {
-        *reason = xasprintf("%s: options:device=%s: no hw backend drives "
-                            "this device", name, opts->device);
-        return ENODEV;
-    }
-    opts->n_rxq = 1;
-    if (n_rxq_s && !netdev_hw_parse_count(n_rxq_s, 1, NETDEV_HW_MAX_RXQ,
-                                          &opts->n_rxq)) {
-        *reason = xasprintf("%s: options:n_rxq=%s: must be an integer from "
-                            "1 to %d, in decimal digits only", name,
-                            n_rxq_s, NETDEV_HW_MAX_RXQ);
-        return EINVAL;
-    }
-    opts->key_set = key_s != NULL;
-    if (key_s && !netdev_hw_parse_key(key_s, opts->key)) {
-        *reason = xasprintf("%s: options:rss-key=%s: must be exactly %d "
-                            "hexadecimal digits (a %d-byte Toeplitz key)",
-                            name, key_s, 2 * NETDEV_HW_RSS_KEY_LEN,
-                            NETDEV_HW_RSS_KEY_LEN);
-        return EINVAL;
-    }
-    if (!key_s) {
-        memcpy(opts->key, hw_toeplitz_default_key, NETDEV_HW_RSS_KEY_LEN);
-    }
-    if (steering_s && !netdev_hw_parse_steering(steering_s, &steering)) {
-        *reason = xasprintf("%s: options:steering=%s: must be auto, verbs "
-                            "or dr", name, steering_s);
-        return EINVAL;
-    }
-    opts->steering = netdev_hw_steering_resolve(steering);
     return 0;
 }
 
@@ -899,8 +885,9 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
     /* Check everything before changing anything. */
     error = netdev_hw_check_options(name, args, &opts, &reason);
     if (!error) {
-        char *config = netdev_hw_config_string(opts.device, opts.n_rxq,
-                                               opts.key, opts.steering);
+        char *config = netdev_hw_config_string(opts.device, opts.representor,
+                                               opts.n_rxq, opts.key,
+                                               opts.steering);
 
         /* Both log their refusals themselves. */
         logged = true;
@@ -908,13 +895,14 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
         waiting = error != 0;
         if (!error) {
             error = netdev_hw_ports_claim(name, opts.ops, opts.device,
-                                          &reason);
+                                          opts.representor, &reason);
         }
         free(config);
     }
 
     ovs_mutex_lock(&dev->mutex);
-    if (!error && dev->configured && !strcmp(dev->devname, opts.device)) {
+    if (!error && dev->configured && !strcmp(dev->devname, opts.device)
+        && nullable_string_is_equal(dev->representor, opts.representor)) {
         /* What the device cannot do, reconfigure() would find with the port
          * torn down: out of the datapath. */
         char *refusal = netdev_hw_refuse_steering(dev, opts.steering);
@@ -955,12 +943,16 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
     }
 
     if (!dev->req_device || strcmp(dev->req_device, opts.device)
+        || !nullable_string_is_equal(dev->req_representor,
+                                     opts.representor)
         || dev->req_n_rxq != opts.n_rxq
         || dev->req_steering != opts.steering
         || memcmp(dev->req_rss_key, opts.key, NETDEV_HW_RSS_KEY_LEN)) {
         free(dev->req_device);
         dev->req_steering = opts.steering;
         dev->req_device = xstrdup(opts.device);
+        free(dev->req_representor);
+        dev->req_representor = nullable_xstrdup(opts.representor);
         dev->req_n_rxq = opts.n_rxq;
         memcpy(dev->req_rss_key, opts.key, NETDEV_HW_RSS_KEY_LEN);
         netdev_request_reconfigure(netdev);
@@ -1018,6 +1010,8 @@ netdev_hw_reconfigure(struct netdev *netdev)
     }
 
     reopen = (!dev->ops || strcmp(dev->devname, dev->req_device)
+              || !nullable_string_is_equal(dev->representor,
+                                           dev->req_representor)
               || dev->steering != dev->req_steering);
     rebuild_rx = (reopen || !dev->configured
                   || dev->n_rxq != dev->req_n_rxq
@@ -1110,8 +1104,9 @@ error:
     netdev_hw_publish(dev, false);
     netdev_hw_teardown(dev);
     netdev_change_seq_changed(netdev);
-    char *config = netdev_hw_config_string(dev->req_device, dev->req_n_rxq,
-                                           dev->req_rss_key,
+    char *config = netdev_hw_config_string(dev->req_device,
+                                           dev->req_representor,
+                                           dev->req_n_rxq, dev->req_rss_key,
                                            dev->req_steering);
     char *reason = dev->fail_reason;
     dev->fail_reason = NULL;
@@ -1447,7 +1442,8 @@ netdev_hw_format(const struct netdev *netdev, struct ds *ds)
                   "mac "ETH_ADDR_FMT", mtu %d\n",
                   dev->devname, dev->ops->name,
                   caps->fw_ver[0] ? caps->fw_ver : "unknown",
-                  NETDEV_HW_PORT_NUM, ETH_ADDR_ARGS(dev->mac), dev->mtu);
+                  (int) dev->esw.port_num, ETH_ADDR_ARGS(dev->mac), dev->mtu);
+    netdev_hw_eswitch_format(&dev->esw, dev->representor, ds);
 
     ds_put_format(ds, "  caps: priorities 0-%"PRIu16", specs %"PRIu16
                   ", rules/priority %"PRIu32", counters %s, rx wqs %"PRIu32

@@ -45,7 +45,19 @@ struct netdev_hw_device {
     struct ibv_context *ctx;
     const struct hw_dev_caps *caps;
     const char *devname;         /* options:device. */
-    uint8_t port_num;            /* Verbs port number, from 1. */
+    uint8_t port_num;            /* Verbs port number, from 1: the
+                                  * representor's with
+                                  * options:representor. */
+    bool switchdev;              /* The device's e-switch is in switchdev
+                                  * mode: 'reg_c0' under 'reg_c0_mask'
+                                  * names the port's packets in the FDB
+                                  * and the pipeline's roots. */
+    uint32_t reg_c0, reg_c0_mask;
+    uint16_t vport;              /* The port's e-switch vport, if
+                                  * 'switchdev'. */
+    struct hw_pipeline *fdb_pipeline;   /* With 'switchdev', if the device
+                                         * has an FDB: where the port's FDB
+                                         * rules go (hw-offload-eswitch.h). */
     struct hw_pipeline *pipeline;   /* The pipeline of tables the port's
                                      * rules go to (options:steering=dr),
                                      * NULL for the verbs root table. */

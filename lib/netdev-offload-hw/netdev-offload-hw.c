@@ -589,6 +589,12 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
         ds_destroy(&reason);
         return EOPNOTSUPP;
     }
+    if (reason.length) {
+        /* Offloaded, but not in full: why (hw-offload-eswitch.h). */
+        hw_offload_refusal_record(netdev_get_name(flow_netdev), match, ufid,
+                                  ds_cstr(&reason));
+        ds_clear(&reason);
+    }
 
     /* A tunnel push the NIC can do.  If it cannot, the flow is still
      * offloaded and the software pushes. */
@@ -989,6 +995,7 @@ netdev_offload_hw_flow_put(struct netdev *netdev, struct match *match,
         .flow_mark = info->flow_mark,
         .in_port = match->flow.in_port.odp_port,
         .vport = HW_TUNNEL_NONE,
+        .dpif_type = netdev_get_dpif_type(netdev),
     };
 
     /* dpif-netdev's flow_put() (dpif_netdev_flow_put() in OVS 3.1) hands

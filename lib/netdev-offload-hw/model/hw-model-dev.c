@@ -443,6 +443,16 @@ hw_model_set_vxlan_port(const char *devname, bool add, uint16_t port)
     error = (add
              ? hw_model_steering_add_vxlan_port(dev->steering, port)
              : hw_model_steering_del_vxlan_port(dev->steering, port));
+    /* One parser for every port of the device. */
+    for (unsigned int i = 0; !error && i < dev->n_vfs; i++) {
+        struct hw_model_steering *st = dev->vfs[i].steering;
+
+        if (add) {
+            hw_model_steering_add_vxlan_port(st, port);
+        } else {
+            hw_model_steering_del_vxlan_port(st, port);
+        }
+    }
     ovs_mutex_unlock(&dev->mutex);
     return error;
 }
@@ -475,7 +485,8 @@ model_fill_objects(struct model_dev *dev, struct hw_model_objects *objs)
 int
 hw_model_count_objects(const char *devname, struct hw_model_objects *objs)
 {
-    struct model_dev *dev = model_dev_lookup(devname, false);
+    int vf;
+    struct model_dev *dev = model_end_lookup(devname, &vf);
 
     if (!dev) {
         memset(objs, 0, sizeof *objs);

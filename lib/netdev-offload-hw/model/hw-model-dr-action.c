@@ -694,7 +694,8 @@ dr_action_init(struct hw_model_dr *dr, struct dr_domain *domain,
             return dr_reject(dr, EOPNOTSUPP, "dr_action_create: vport in a "
                              "%s domain", dr_domain_names[domain->type]);
         }
-        if (attr->vport != 0 && attr->vport != HW_MODEL_DR_WIRE_VPORT) {
+        if (attr->vport != 0 && attr->vport != HW_MODEL_DR_WIRE_VPORT
+            && attr->vport > dr->n_vfs) {
             return dr_reject(dr, EINVAL, "dr_action_create: no vport %"
                              PRIu32, attr->vport);
         }

@@ -62,8 +62,13 @@ COVERAGE_DEFINE(hw_model_dr_miss);
  * the FDB hands the packet to its manager (the PF: NIC RX).
  *
  * Frames from the wire cross the FDB (source port: the uplink), then NIC
- * RX; frames the host sends cross NIC TX.  (The FDB's transmit side, for
- * frames from the vports, waits for the model's e-switch.)
+ * RX; frames the host sends cross NIC TX.  In switchdev mode (VFs), frames
+ * a VF sends cross the FDB with the VF's vport as source, and on a miss
+ * the manager's NIC RX, where the verbs rules of the VF's representor
+ * take them; a packet entering the FDB carries its source vport's metadata
+ * in reg_c0 (hw_model_vport_reg_c0()), into NIC RX too.  A DEST_VPORT to a
+ * VF hands the packet to the VF; to vport 0, to the manager's NIC RX and
+ * the uplink port's verbs rules.
  *
  * Model assumptions, where the sources are silent:
  *   - A field of a header the packet lacks reads as 0, except that a
@@ -92,7 +97,9 @@ struct dr_pkt {
 
 struct dr_walk {
     struct hw_model_dr *dr;
-    struct hw_model_steering *steering;
+    struct hw_model_steering *steering;     /* The source port's verbs
+                                             * rules. */
+    struct hw_model_steering *manager;      /* The uplink port's. */
     struct hw_model_stats *stats;
     struct hw_model_dr_result *result;
     int depth;
@@ -109,8 +116,9 @@ dr_reparse(struct dr_walk *w, struct dr_pkt *pkt)
 
 /* Hands 'pkt''s packet to the caller with 'fate'. */
 static void
-dr_output(struct dr_walk *w, struct dr_pkt *pkt, enum hw_model_dr_fate fate,
-          const struct hw_model_verdict *verdict)
+dr_output__(struct dr_walk *w, struct dr_pkt *pkt,
+            enum hw_model_dr_fate fate, uint16_t vport,
+            const struct hw_model_verdict *verdict)
 {
     struct hw_model_dr_result *r = w->result;
     struct hw_model_dr_output *out;
@@ -124,12 +132,20 @@ dr_output(struct dr_walk *w, struct dr_pkt *pkt, enum hw_model_dr_fate fate,
     out = &r->out[r->n++];
     out->packet = pkt->packet;
     out->fate = fate;
+    out->vport = vport;
     if (verdict) {
         out->verdict = *verdict;
     } else {
         memset(&out->verdict, 0, sizeof out->verdict);
     }
     pkt->packet = NULL;
+}
+
+static void
+dr_output(struct dr_walk *w, struct dr_pkt *pkt, enum hw_model_dr_fate fate,
+          const struct hw_model_verdict *verdict)
+{
+    dr_output__(w, pkt, fate, 0, verdict);
 }
 
 /* Drops 'pkt' as a DROP action does. */
@@ -897,8 +913,15 @@ dr_to_vport(struct dr_walk *w, struct dr_pkt *pkt, uint16_t vport)
     if (vport == HW_MODEL_DR_WIRE_VPORT) {
         w->stats->dr_hairpin++;
         dr_output(w, pkt, HW_MODEL_DR_WIRE, NULL);
+    } else if (vport) {
+        dr_output__(w, pkt, HW_MODEL_DR_VPORT, vport, NULL);
     } else {
+        /* The PF: its NIC RX, where the uplink port's rules are. */
+        struct hw_model_steering *source = w->steering;
+
+        w->steering = w->manager;
         dr_nic_rx(w, pkt);
+        w->steering = source;
     }
 }
 
@@ -1083,6 +1106,7 @@ dr_walk_init(struct dr_walk *w, struct hw_model_dr *dr,
 {
     w->dr = dr;
     w->steering = steering;
+    w->manager = steering;
     w->stats = stats;
     w->result = result;
     w->depth = 0;
@@ -1103,25 +1127,51 @@ hw_model_dr_active(const struct hw_model_dr *dr, bool receive)
             : dr->n_rules[MLX5DV_DR_DOMAIN_TYPE_NIC_TX] != 0);
 }
 
+/* 'pkt' enters the FDB from its source vport. */
+static void
+dr_fdb_enter(struct dr_walk *w, struct dr_pkt *pkt)
+{
+    const struct ovs_list *fdb = &w->dr->roots[MLX5DV_DR_DOMAIN_TYPE_FDB];
+    struct dr_rule *rule;
+
+    if (w->dr->n_vfs) {
+        pkt->reg_c[0] = hw_model_vport_reg_c0(pkt->source_port);
+    }
+    rule = dr_lookup_pkt(w->dr, fdb, pkt);
+    if (rule) {
+        dr_run_rule(w, rule, pkt);
+    } else {
+        dr_nic_rx(w, pkt);
+    }
+}
+
+void
+hw_model_dr_from_vport(struct hw_model_dr *dr,
+                       struct hw_model_steering *rep,
+                       struct hw_model_steering *manager, uint16_t vport,
+                       struct dp_packet *packet, struct hw_model_stats *stats,
+                       struct hw_model_dr_result *result)
+{
+    struct dr_walk w;
+    struct dr_pkt pkt;
+
+    dr_walk_init(&w, dr, rep, stats, result, &pkt, packet, vport);
+    w.manager = manager;
+    dr_fdb_enter(&w, &pkt);
+}
+
 void
 hw_model_dr_receive(struct hw_model_dr *dr,
                     struct hw_model_steering *steering,
                     struct dp_packet *packet, struct hw_model_stats *stats,
                     struct hw_model_dr_result *result)
 {
-    const struct ovs_list *fdb = &dr->roots[MLX5DV_DR_DOMAIN_TYPE_FDB];
     struct dr_walk w;
     struct dr_pkt pkt;
-    struct dr_rule *rule;
 
     dr_walk_init(&w, dr, steering, stats, result, &pkt, packet,
                  HW_MODEL_DR_WIRE_VPORT);
-    rule = dr_lookup_pkt(dr, fdb, &pkt);
-    if (rule) {
-        dr_run_rule(&w, rule, &pkt);
-    } else {
-        dr_nic_rx(&w, &pkt);
-    }
+    dr_fdb_enter(&w, &pkt);
 }
 
 void

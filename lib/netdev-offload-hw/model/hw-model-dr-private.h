@@ -124,6 +124,7 @@ struct hw_model_dr {
     struct hw_dev_caps caps;
     uint32_t max_rules;         /* Per domain type. */
     size_t n_rules[HW_DR_N_DOMAINS];
+    unsigned int n_vfs;         /* Switchdev mode if nonzero. */
 
     /* The root (level 0) of each domain type: the matchers of every level-0
      * table of every domain of that type, by priority then creation. */

@@ -83,8 +83,10 @@ COVERAGE_DEFINE(hw_model_dr_reject);
  *   - Modify-header actions and reformats serve every level (libmlx5 makes
  *     a root-level variant with MLX5DV_DR_ACTION_FLAGS_ROOT_LEVEL).
  *   - A COUNTER action's counter is a single DevX flow counter: offset 0.
- *   - The e-switch has two vports: 0 (the PF, its manager) and the uplink
- *     (0xffff).
+ *   - The e-switch has vports 0 (the PF, its manager) and the uplink
+ *     (0xffff), and in switchdev mode one per VF (1 to N,
+ *     hw-model/eswitch); DEST_VPORT to any other is EINVAL, as libmlx5
+ *     finds no vport capabilities for it.
  *   - More than caps.dr_max_modify modify-header commands are refused with
  *     the kernel's EOPNOTSUPP (mlx5_cmd_modify_header_alloc), the device's
  *     max_modify_header_actions. */
@@ -170,6 +172,22 @@ void
 hw_model_dr_set_max_rules(struct hw_model_dr *dr, uint32_t max_rules)
 {
     dr->max_rules = max_rules;
+}
+
+void
+hw_model_dr_set_vfs(struct hw_model_dr *dr, unsigned int n_vfs)
+{
+    dr->n_vfs = n_vfs;
+}
+
+uint32_t
+hw_model_vport_reg_c0(uint16_t vport)
+{
+    /* Model choice: the uplink's metadata is 0xff00, a vport's its number
+     * plus one, never 0 (no metadata). */
+    uint32_t meta = vport == HW_MODEL_DR_WIRE_VPORT ? 0xff00 : vport + 1u;
+
+    return meta << 16;
 }
 
 void

@@ -72,8 +72,15 @@ enum hw_model_dr_op {
 };
 
 /* The uplink's vport number (rdma-core's WIRE_PORT); vport 0 is the PF,
- * the e-switch manager. */
+ * the e-switch manager; VF k (from 0) is vport k + 1. */
 #define HW_MODEL_DR_WIRE_VPORT 0xffff
+
+/* The metadata the e-switch writes into reg_c0 of every packet that enters
+ * it in switchdev mode, naming its source vport, as mlx5dv_query_port()
+ * gives it (value under mask HW_MODEL_VPORT_REG_C0_MASK): the kernel's
+ * vport metadata, 16 bits at the top of the register. */
+#define HW_MODEL_VPORT_REG_C0_MASK 0xffff0000u
+uint32_t hw_model_vport_reg_c0(uint16_t vport);
 
 /* One device's pipeline. */
 struct hw_model_dr;
@@ -83,6 +90,11 @@ struct hw_model_dr *hw_model_dr_create(struct ibv_context *,
 
 /* Fills the dr_* fields of 'caps': what the model's pipeline offers. */
 void hw_model_dr_init_caps(struct hw_dev_caps *caps);
+
+/* Puts the e-switch in switchdev mode with 'n_vfs' VFs (vports 1 to
+ * 'n_vfs'), or back in legacy mode with 0: what DEST_VPORT may name and
+ * whether packets carry their source vport's metadata in reg_c0. */
+void hw_model_dr_set_vfs(struct hw_model_dr *, unsigned int n_vfs);
 
 /* Sets the number of rules each domain type holds at most; a rule beyond
  * it fails with ENOMEM (the ICM pool is full). */
@@ -163,6 +175,8 @@ enum hw_model_dr_fate {
                                  * cannot take); or, unmatched, a miss
                                  * (NIC RX drops, NIC TX sends). */
     HW_MODEL_DR_WIRE,           /* Leaves on the wire. */
+    HW_MODEL_DR_VPORT,          /* Goes to the host side of the VF of
+                                 * vport 'vport'. */
 };
 
 #define HW_MODEL_DR_MAX_OUTPUTS 16
@@ -170,6 +184,7 @@ enum hw_model_dr_fate {
 struct hw_model_dr_output {
     struct dp_packet *packet;   /* Owned by the caller. */
     enum hw_model_dr_fate fate;
+    uint16_t vport;                     /* HW_MODEL_DR_VPORT. */
     struct hw_model_verdict verdict;    /* HW_MODEL_DR_DELIVER. */
 };
 
@@ -189,6 +204,18 @@ bool hw_model_dr_active(const struct hw_model_dr *, bool receive);
 void hw_model_dr_receive(struct hw_model_dr *, struct hw_model_steering *,
                          struct dp_packet *packet, struct hw_model_stats *,
                          struct hw_model_dr_result *);
+
+/* The host side of the VF of 'vport' sends a frame: the FDB (source
+ * vport: 'vport'), and on a miss the e-switch manager's NIC RX, whose root
+ * holds the verbs rules of the VF's representor, 'rep' (the kernel matches
+ * them on the source vport); 'manager' has the verbs rules of the uplink
+ * port, where a DEST_VPORT to vport 0 delivers. */
+void hw_model_dr_from_vport(struct hw_model_dr *,
+                            struct hw_model_steering *rep,
+                            struct hw_model_steering *manager,
+                            uint16_t vport, struct dp_packet *packet,
+                            struct hw_model_stats *,
+                            struct hw_model_dr_result *);
 
 /* The host sends a frame: NIC TX, whose root it shares with the verbs
  * egress rules. */

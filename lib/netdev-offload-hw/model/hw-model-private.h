@@ -28,6 +28,8 @@
  *                       objects a steering rule holds.
  *   hw-model-wire.c     The wire: frames leaving it, its far ends (pcap,
  *                       wire_tx), its counters.
+ *   hw-model-eswitch.c  Switchdev mode: the VFs, their host sides and
+ *                       representor ports, and frames the VFs send.
  *   hw-model-rx.c       The receive path, into the receive queues, and the
  *                       host's polling of them.
  *   hw-model-tx.c       The transmit path, from a send QP to the wire.
@@ -188,6 +190,8 @@ struct model_qp {
     uint64_t hash_fields;
 
     /* Raw packet QP. */
+    uint8_t port_num;           /* The port it sends on: 1 the uplink, 2
+                                 * and up a VF's representor. */
     struct model_cq *send_cq;
     struct model_cq *recv_cq;
     uint32_t max_send_wr;
@@ -210,6 +214,7 @@ struct model_reformat {
 struct model_flow {
     struct model_obj obj;
     struct ibv_flow *flow;      /* Owned by hw-model-flow. */
+    struct hw_model_steering *steering;     /* The port's engine. */
     struct model_qp *qp;
     struct model_reformat *reformat;
     struct model_counters *counters;
@@ -218,6 +223,23 @@ struct model_flow {
 struct model_fault {
     int error;
     unsigned int count;
+};
+
+/* The far end of a wire or of a VF's host side. */
+struct model_end {
+    struct pcap_file *pcap;
+    char *pcap_name;
+    hw_model_wire_tx_func *tx;  /* Gets every frame, or NULL. */
+    void *tx_aux;
+};
+
+/* One VF of a device in switchdev mode: vport 'index' + 1, verbs port
+ * 'index' + 2 (its representor). */
+struct model_vf {
+    struct hw_model_steering *steering;     /* The representor's verbs
+                                             * rules. */
+    struct model_end end;       /* The VF's host side (the VM). */
+    struct hw_model_vf_stats stats;
 };
 
 struct model_dev {
@@ -242,6 +264,8 @@ struct model_dev {
     char *pcap_name;
     hw_model_wire_tx_func *wire_tx;     /* Far end of the wire, or NULL. */
     void *wire_tx_aux;
+    unsigned int n_vfs;         /* Switchdev mode if nonzero. */
+    struct model_vf *vfs;
 };
 
 static inline struct model_dev *
@@ -364,13 +388,68 @@ void model_count_drop(uint64_t *counter);
 void model_wire_out(struct model_dev *dev, struct dp_packet *)
     OVS_REQUIRES(dev->mutex);
 
+/* hw-model-eswitch.c. */
+
+/* Finds the device of 'name', "model<N>" (its wire) or "model<N>/vf<K>"
+ * (the host side of its VF K, stored in '*vfp', -1 for the wire).
+ * Returns NULL if there is no such device or VF. */
+struct model_dev *model_end_lookup(const char *name, int *vfp);
+
+/* The verbs rules of port 'port_num' of 'dev', or NULL if it has none. */
+struct hw_model_steering *model_port_steering(struct model_dev *,
+                                              uint32_t port_num)
+    OVS_REQUIRES(dev->mutex);
+
+/* 'packet' reaches the host side of VF 'vf' of 'dev'; the caller frees
+ * it. */
+void model_vf_out(struct model_dev *dev, unsigned int vf,
+                  struct dp_packet *packet)
+    OVS_REQUIRES(dev->mutex);
+
+/* Hands every copy in 'result' to its fate.  Returns 0 if one of them was
+ * queued on a WQ, left on the wire or reached a VF, otherwise the reason
+ * for the last one. */
+struct hw_model_dr_result;
+int model_dr_result_deliver(struct model_dev *,
+                            struct hw_model_dr_result *result)
+    OVS_REQUIRES(dev->mutex);
+
+/* The host side of VF 'vf' of 'dev' sends 'packet' into the e-switch.
+ * Returns as hw_model_receive(). */
+int model_vf_send(struct model_dev *dev, unsigned int vf,
+                  struct dp_packet *packet)
+    OVS_REQUIRES(dev->mutex);
+
+/* The far ends of the host side of VF 'vf', as hw_model_set_pcap() and
+ * hw_model_set_wire_tx() set the wire's. */
+int model_end_set_pcap(struct model_dev *dev, int vf, struct pcap_file *,
+                       const char *file_name)
+    OVS_REQUIRES(dev->mutex);
+int model_end_set_tx(struct model_dev *dev, int vf,
+                     hw_model_wire_tx_func *func, void *aux)
+    OVS_REQUIRES(dev->mutex);
+
+int model_query_port(struct ibv_context *, uint32_t port_num,
+                     struct mlx5dv_port *);
+int model_bind_qp_port(struct ibv_qp *, uint32_t port_num);
+int model_representor_port(struct ibv_context *, const char *representor,
+                           uint32_t *port_num);
+
 /* hw-model-rx.c. */
+
+/* Delivers 'packet', which 'parsed' describes, as the ingress 'verdict'
+ * says.  Returns 0 if it was queued on a WQ, otherwise frees it and returns
+ * the reason (see hw-model.h). */
+int model_deliver(struct model_dev *, struct dp_packet *,
+                  const struct hw_model_parsed *,
+                  const struct hw_model_verdict *)
+    OVS_REQUIRES(dev->mutex);
 
 int model_rx_burst(struct ibv_wq *, struct ibv_cq_ex *,
                    struct dp_packet_batch *);
 
-void model_receive_burst(struct model_dev *, struct dp_packet **packets,
-                         size_t n);
+void model_receive_burst(struct model_dev *, int vf,
+                         struct dp_packet **packets, size_t n);
 
 /* hw-model-tx.c. */
 

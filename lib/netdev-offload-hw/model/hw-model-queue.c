@@ -729,6 +729,7 @@ model_create_qp(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr,
         send_cq->obj.users++;
         recv_cq->obj.users++;
         qp->max_send_wr = attr->cap.max_send_wr;
+        qp->port_num = 1;
         /* Like libmlx5, report the rounded queue sizes. */
         if (attr->cap.max_send_wr) {
             attr->cap.max_send_wr = 1u << log_2_ceil(attr->cap.max_send_wr);

@@ -94,6 +94,7 @@ model_create_flow(struct ibv_qp *ibv_qp, struct ibv_flow_attr *attr,
     struct model_reformat *reformat;
     struct model_counters *counters;
     struct model_flow *mflow;
+    struct hw_model_steering *steering;
     struct ibv_flow *flow;
     struct model_qp *qp;
     int error;
@@ -114,7 +115,18 @@ model_create_flow(struct ibv_qp *ibv_qp, struct ibv_flow_attr *attr,
         goto out;
     }
 
-    error = hw_model_flow_create(dev->steering, ibv_qp, attr, &flow);
+    /* The rules of a representor's port are the kernel's rules matched
+     * on the VF's vport; it has no egress rules (hw-apis.md 1.5).  A port
+     * the device lacks goes to the uplink's engine, which refuses it. */
+    steering = model_port_steering(dev, attr->port);
+    if (!steering) {
+        steering = dev->steering;
+    } else if (attr->port > 1 && attr->flags & IBV_FLOW_ATTR_FLAGS_EGRESS) {
+        error = model_reject(dev, EINVAL, "create_flow: egress rule on "
+                             "representor port %"PRIu8, attr->port);
+        goto out;
+    }
+    error = hw_model_flow_create(steering, ibv_qp, attr, &flow);
     if (error) {
         model_reject(dev, error, "create_flow: rule rejected");
         goto out;
@@ -129,7 +141,7 @@ model_create_flow(struct ibv_qp *ibv_qp, struct ibv_flow_attr *attr,
                                             : MLX5DV_FLOW_TABLE_TYPE_NIC_RX);
 
         if (reformat->ft_type != want) {
-            hw_model_flow_destroy(dev->steering, flow);
+            hw_model_flow_destroy(steering, flow);
             error = model_reject(dev, EINVAL, "create_flow: %s rule with a "
                                  "reformat made for %s", egress ? "egress"
                                  : "ingress", egress ? "NIC_RX" : "NIC_TX");
@@ -142,6 +154,7 @@ model_create_flow(struct ibv_qp *ibv_qp, struct ibv_flow_attr *attr,
     }
     mflow = xzalloc(sizeof *mflow);
     mflow->flow = flow;
+    mflow->steering = steering;
     mflow->qp = qp;
     mflow->reformat = reformat;
     mflow->counters = counters;
@@ -176,7 +189,7 @@ model_destroy_flow(struct ibv_flow *flow)
         error = model_reject(dev, EINVAL, "destroy_flow: unknown flow");
         goto out;
     }
-    error = hw_model_flow_destroy(dev->steering, flow);
+    error = hw_model_flow_destroy(mflow->steering, flow);
     if (error) {
         model_reject(dev, error, "destroy_flow: steering engine refused");
         goto out;

@@ -74,10 +74,7 @@ model_apply_decap(struct model_dev *dev, struct dp_packet *packet,
     }
 }
 
-/* Delivers 'packet', which 'parsed' describes, as the ingress 'verdict'
- * says.  Returns 0 if it was queued on a WQ, otherwise frees it and returns
- * the reason (see hw-model.h). */
-static int
+int
 model_deliver(struct model_dev *dev, struct dp_packet *packet,
               const struct hw_model_parsed *parsed,
               const struct hw_model_verdict *verdict)
@@ -159,26 +156,10 @@ model_receive_dr(struct model_dev *dev, struct dp_packet *packet)
     OVS_REQUIRES(dev->mutex)
 {
     struct hw_model_dr_result result;
-    bool delivered = false;
-    int error = ENOENT;
 
     hw_model_dr_receive(dev->dr, dev->steering, packet, &dev->stats,
                         &result);
-    for (size_t i = 0; i < result.n; i++) {
-        struct hw_model_dr_output *out = &result.out[i];
-        struct hw_model_parsed parsed;
-
-        if (out->fate == HW_MODEL_DR_WIRE) {
-            model_wire_out(dev, out->packet);
-            dp_packet_delete(out->packet);
-            error = 0;
-        } else {
-            hw_model_steering_parse(dev->steering, out->packet, &parsed);
-            error = model_deliver(dev, out->packet, &parsed, &out->verdict);
-        }
-        delivered |= !error;
-    }
-    return delivered ? 0 : error;
+    return model_dr_result_deliver(dev, &result);
 }
 
 /* Delivers 'packet' arriving on 'dev''s wire.  Returns 0 if it was queued
@@ -207,9 +188,9 @@ hw_model_receive(const char *devname, struct dp_packet *packet)
 {
     struct hw_model_parsed parsed;
     struct model_dev *dev;
-    int error;
+    int error, vf;
 
-    dev = model_dev_lookup(devname, false);
+    dev = model_end_lookup(devname, &vf);
     if (!dev) {
         dp_packet_delete(packet);
         return ENODEV;
@@ -219,8 +200,12 @@ hw_model_receive(const char *devname, struct dp_packet *packet)
     dp_packet_reset_offload(packet);
 
     ovs_mutex_lock(&dev->mutex);
-    hw_model_steering_parse(dev->steering, packet, &parsed);
-    error = model_receive(dev, packet, &parsed);
+    if (vf >= 0) {
+        error = model_vf_send(dev, vf, packet);
+    } else {
+        hw_model_steering_parse(dev->steering, packet, &parsed);
+        error = model_receive(dev, packet, &parsed);
+    }
     ovs_mutex_unlock(&dev->mutex);
 
     if (!error) {
@@ -294,11 +279,12 @@ model_rx_burst(struct ibv_wq *ibv_wq, struct ibv_cq_ex *cq,
 }
 
 /* Delivers the 'n' frames of 'packets', which arrive back to back on the
- * wire of 'dev', under one hold of the device mutex: they land on the
- * receive queues together, as a burst does, and a host polling the queues
- * sees none or all of them.  Takes ownership of the packets. */
+ * wire of 'dev' (or, if 'vf' is not negative, which VF 'vf' sends), under
+ * one hold of the device mutex: they land on the receive queues together,
+ * as a burst does, and a host polling the queues sees none or all of them.
+ * Takes ownership of the packets. */
 void
-model_receive_burst(struct model_dev *dev, struct dp_packet **packets,
+model_receive_burst(struct model_dev *dev, int vf, struct dp_packet **packets,
                     size_t n)
 {
     bool delivered = false;
@@ -308,8 +294,12 @@ model_receive_burst(struct model_dev *dev, struct dp_packet **packets,
         struct hw_model_parsed parsed;
 
         dp_packet_reset_offload(packets[i]);
-        hw_model_steering_parse(dev->steering, packets[i], &parsed);
-        delivered |= !model_receive(dev, packets[i], &parsed);
+        if (vf >= 0) {
+            delivered |= !model_vf_send(dev, vf, packets[i]);
+        } else {
+            hw_model_steering_parse(dev->steering, packets[i], &parsed);
+            delivered |= !model_receive(dev, packets[i], &parsed);
+        }
     }
     ovs_mutex_unlock(&dev->mutex);
 

@@ -149,6 +149,13 @@ model_tx_burst(struct ibv_qp *ibv_qp, struct dp_packet_batch *batch)
             || size < ETH_HEADER_LEN) {
             model_count_drop(&stats->tx_drop_invalid);
             dp_packet_delete(packet);
+        } else if (qp->port_num > 1) {
+            /* A representor's send queue: the kernel's send-to-vport rule
+             * at the FDB's root takes it to the VF, ahead of every other
+             * rule. */
+            model_vf_out(dev, qp->port_num - 2, packet);
+            dp_packet_delete(packet);
+            sent = true;
         } else if (dev->hbl && !model_apply_hbl(dev, ibv_qp, packet)) {
             model_count_drop(&stats->tx_drop_encap);
             dp_packet_delete(packet);

@@ -55,6 +55,24 @@ model_unixctl_dev(struct unixctl_conn *conn, const char *devname)
     return dev;
 }
 
+/* The device of 'name', a wire ("model0") or a VF's host side
+ * ("model0/vf1", whose number goes to '*vfp'), or NULL after replying with
+ * an error. */
+static struct model_dev *
+model_unixctl_end(struct unixctl_conn *conn, const char *name, int *vfp)
+{
+    struct model_dev *dev = model_end_lookup(name, vfp);
+
+    if (!dev && strchr(name, '/')) {
+        char *msg = xasprintf("%s: no such VF of a model device", name);
+
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
+        return NULL;
+    }
+    return dev ? dev : model_unixctl_dev(conn, name);
+}
+
 /* Builds a frame from 'hex' bytes or, failing that, from an ODP flow
  * string padded to 'size' bytes (0: the minimum).  Returns NULL and an
  * error message in '*errorp' on failure. */
@@ -111,8 +129,9 @@ model_unixctl_receive(struct unixctl_conn *conn, int argc, const char *argv[],
     struct model_dev *dev;
     size_t n_packets = 0;
     char *error = NULL;
+    int vf;
 
-    dev = model_unixctl_dev(conn, argv[1]);
+    dev = model_unixctl_end(conn, argv[1], &vf);
     if (!dev) {
         return;
     }
@@ -145,7 +164,7 @@ model_unixctl_receive(struct unixctl_conn *conn, int argc, const char *argv[],
         unixctl_command_reply_error(conn, error);
         free(error);
     } else {
-        model_receive_burst(dev, packets, n_packets);
+        model_receive_burst(dev, vf, packets, n_packets);
         unixctl_command_reply(conn, NULL);
     }
     free(packets);
@@ -155,9 +174,9 @@ static void
 model_unixctl_set_pcap(struct unixctl_conn *conn, int argc OVS_UNUSED,
                        const char *argv[], void *aux OVS_UNUSED)
 {
-    int error;
+    int error, vf;
 
-    if (!model_unixctl_dev(conn, argv[1])) {
+    if (!model_unixctl_end(conn, argv[1], &vf)) {
         return;
     }
     error = hw_model_set_pcap(argv[1], argv[2]);
@@ -238,6 +257,12 @@ model_unixctl_rules(struct unixctl_conn *conn, int argc OVS_UNUSED,
     }
     ovs_mutex_lock(&dev->mutex);
     hw_model_steering_format(dev->steering, &s);
+    for (unsigned int i = 0; i < dev->n_vfs; i++) {
+        if (hw_model_steering_n_rules(dev->vfs[i].steering)) {
+            ds_put_format(&s, "representor vf%u (port %u):\n", i, i + 2);
+            hw_model_steering_format(dev->vfs[i].steering, &s);
+        }
+    }
     hw_model_dr_format(dev->dr, &s);
     ovs_mutex_unlock(&dev->mutex);
     unixctl_command_reply(conn, ds_cstr(&s));
@@ -314,6 +339,16 @@ model_unixctl_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
     free(wqs);
     if (dev->pcap_name) {
         ds_put_format(&s, "  pcap: %s\n", dev->pcap_name);
+    }
+    for (unsigned int i = 0; i < dev->n_vfs; i++) {
+        const struct model_vf *vf = &dev->vfs[i];
+
+        ds_put_format(&s, "  vf%u (vport %u): sent=%"PRIu64" bytes=%"PRIu64
+                      " received=%"PRIu64" bytes=%"PRIu64"%s%s\n", i, i + 1,
+                      vf->stats.tx_packets, vf->stats.tx_bytes,
+                      vf->stats.rx_packets, vf->stats.rx_bytes,
+                      vf->end.pcap_name ? " pcap=" : "",
+                      vf->end.pcap_name ? vf->end.pcap_name : "");
     }
     ovs_mutex_unlock(&dev->mutex);
 
@@ -444,6 +479,46 @@ model_unixctl_vxlan_port(struct unixctl_conn *conn, int argc,
     ds_destroy(&s);
 }
 
+static void
+model_unixctl_eswitch(struct unixctl_conn *conn, int argc,
+                      const char *argv[], void *aux OVS_UNUSED)
+{
+    unsigned int n_vfs;
+    int error;
+
+    if (argc > 2) {
+        if (!str_to_uint(argv[2], 10, &n_vfs)) {
+            unixctl_command_reply_error(conn, "bad number of VFs");
+            return;
+        }
+        error = hw_model_set_vfs(argv[1], n_vfs);
+        if (error) {
+            char *msg = xasprintf("%s: %s", argv[1],
+                                  (error == EBUSY
+                                   ? "device in use: close its ports first"
+                                   : error == EINVAL
+                                   ? "not a model device, or too many VFs"
+                                   : ovs_strerror(error)));
+
+            unixctl_command_reply_error(conn, msg);
+            free(msg);
+            return;
+        }
+    } else if (!model_unixctl_dev(conn, argv[1])) {
+        return;
+    }
+    if (hw_model_get_vf_stats(argv[1], 0, &n_vfs, NULL)) {
+        unixctl_command_reply_error(conn, "no such device");
+        return;
+    }
+
+    char *reply = xasprintf("%s: %s mode, %u VF%s\n", argv[1],
+                            n_vfs ? "switchdev" : "legacy", n_vfs,
+                            n_vfs == 1 ? "" : "s");
+    unixctl_command_reply(conn, reply);
+    free(reply);
+}
+
 void
 hw_model_init(void)
 {
@@ -466,6 +541,8 @@ hw_model_init(void)
                              model_unixctl_stats, NULL);
     unixctl_command_register("hw-model/fault", "DEV OP ERRNO [COUNT]", 3, 4,
                              model_unixctl_fault, NULL);
+    unixctl_command_register("hw-model/eswitch", "DEV [N_VFS]", 1, 2,
+                             model_unixctl_eswitch, NULL);
     unixctl_command_register("hw-model/vxlan-port", "DEV [add|del PORT]", 1,
                              3, model_unixctl_vxlan_port, NULL);
     hw_model_afpacket_init();

@@ -62,9 +62,11 @@ model_wire_out(struct model_dev *dev, struct dp_packet *packet)
 int
 hw_model_set_pcap(const char *devname, const char *file_name)
 {
-    struct model_dev *dev = model_dev_lookup(devname, false);
     struct pcap_file *pcap = NULL;
+    struct model_dev *dev;
+    int vf;
 
+    dev = model_end_lookup(devname, &vf);
     if (!dev) {
         return ENODEV;
     }
@@ -76,6 +78,11 @@ hw_model_set_pcap(const char *devname, const char *file_name)
     }
 
     ovs_mutex_lock(&dev->mutex);
+    if (vf >= 0) {
+        model_end_set_pcap(dev, vf, pcap, file_name);
+        ovs_mutex_unlock(&dev->mutex);
+        return 0;
+    }
     if (dev->pcap) {
         ovs_pcap_close(dev->pcap);
     }
@@ -90,14 +97,18 @@ int
 hw_model_set_wire_tx(const char *devname, hw_model_wire_tx_func *func,
                      void *aux)
 {
-    struct model_dev *dev = model_dev_lookup(devname, false);
+    struct model_dev *dev;
     int error = 0;
+    int vf;
 
+    dev = model_end_lookup(devname, &vf);
     if (!dev) {
         return ENODEV;
     }
     ovs_mutex_lock(&dev->mutex);
-    if (func && dev->wire_tx
+    if (vf >= 0) {
+        error = model_end_set_tx(dev, vf, func, aux);
+    } else if (func && dev->wire_tx
         && (dev->wire_tx != func || dev->wire_tx_aux != aux)) {
         error = EBUSY;
     } else {

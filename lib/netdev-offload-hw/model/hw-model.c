@@ -82,4 +82,7 @@ const struct hw_dev_ops hw_model_ops = {
     .dr_counter_destroy = hw_model_dr_counter_destroy,
     .dr_geneve_opt_create = hw_model_dr_geneve_opt_create,
     .dr_geneve_opt_destroy = hw_model_dr_geneve_opt_destroy,
+    .representor_port = model_representor_port,
+    .query_port = model_query_port,
+    .bind_qp_port = model_bind_qp_port,
 };

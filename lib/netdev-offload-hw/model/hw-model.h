@@ -143,4 +143,37 @@ typedef void hw_model_wire_tx_func(void *aux, const struct dp_packet *packet);
 int hw_model_set_wire_tx(const char *devname, hw_model_wire_tx_func *func,
                          void *aux);
 
+/* The most VFs a model e-switch has. */
+#define HW_MODEL_MAX_VFS 64
+
+/* Switchdev mode.
+ *
+ * A device in switchdev mode has 'n_vfs' VFs besides its uplink: VF K
+ * (from 0) is e-switch vport K + 1, and its representor is verbs port
+ * K + 2 of the device (port 1 is the uplink), "vfK" to
+ * hw_dev_ops.representor_port().  The host side of VF K, where a VM would
+ * be, is named "model<N>/vf<K>" wherever a device's wire is named:
+ * hw_model_receive() makes the VF send a frame, hw_model_set_pcap() and
+ * hw_model_set_wire_tx() get the frames that reach it.
+ *
+ * Sets the number of VFs of 'devname' (created if need be), 0 for legacy
+ * mode.  Returns 0, EINVAL if 'n_vfs' is above HW_MODEL_MAX_VFS or the
+ * name is not a model device's, or EBUSY if the device is open and the
+ * number changes (SR-IOV VFs cannot change while the PF is in use). */
+int hw_model_set_vfs(const char *devname, unsigned int n_vfs);
+
+/* The counters of one VF's host side. */
+struct hw_model_vf_stats {
+    uint64_t tx_packets;        /* Frames the VF sent into the e-switch. */
+    uint64_t tx_bytes;
+    uint64_t rx_packets;        /* Frames that reached the VF. */
+    uint64_t rx_bytes;
+};
+
+/* Stores the number of VFs of 'devname' into '*n_vfs' and, if 'stats' is
+ * nonnull, the counters of VF 'vf' into it.  Returns 0, ENODEV for no such
+ * device or ENOENT for no such VF. */
+int hw_model_get_vf_stats(const char *devname, unsigned int vf,
+                          unsigned int *n_vfs, struct hw_model_vf_stats *);
+
 #endif /* hw-model.h */

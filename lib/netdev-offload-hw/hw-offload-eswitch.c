@@ -1,0 +1,79 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "hw-offload-eswitch.h"
+
+#include <errno.h>
+
+#include "hw-rule.h"
+#include "hw-translate.h"
+#include "netdev.h"
+#include "netdev-hw.h"
+#include "netdev-offload.h"
+#include "openvswitch/dynamic-string.h"
+#include "util.h"
+
+bool
+hw_offload_eswitch_enabled(const struct netdev_hw_device *dev)
+{
+    return dev && dev->switchdev && dev->fdb_pipeline;
+}
+
+void
+hw_offload_eswitch_params(const struct netdev_hw_device *dev,
+                          struct hw_translate_params *params)
+{
+    params->eswitch = (hw_offload_eswitch_enabled(dev)
+                       && params->vport == HW_TUNNEL_NONE);
+    params->esw_reg_c0 = dev ? dev->reg_c0 : 0;
+    params->esw_reg_c0_mask = dev ? dev->reg_c0_mask : 0;
+    if (params->eswitch) {
+        params->parse = dev->caps->dr_parse;
+    }
+}
+
+int
+hw_offload_eswitch_plan(const struct netdev_hw_device *dev,
+                        const char *dpif_type, struct hw_rule *rule,
+                        struct ds *reason)
+{
+    struct netdev_hw_device out;
+    struct netdev *netdev;
+    int error = 0;
+
+    ovs_assert(rule->fate == HW_FATE_VPORT);
+    netdev = dpif_type ? netdev_ports_get(rule->out_port, dpif_type) : NULL;
+    if (!netdev) {
+        ds_put_format(reason, "e-switch: output port %"PRIu32" not found",
+                      odp_to_u32(rule->out_port));
+        return EOPNOTSUPP;
+    }
+    if (!netdev_hw_get_device(netdev, &out)) {
+        ds_put_format(reason, "e-switch: output to %s, not a configured hw "
+                      "port", netdev_get_name(netdev));
+        error = EOPNOTSUPP;
+    } else if (out.ctx != dev->ctx || !out.switchdev) {
+        ds_put_format(reason, "e-switch: output to %s, not a port of the "
+                      "e-switch of %s", netdev_get_name(netdev),
+                      dev->devname);
+        error = EOPNOTSUPP;
+    } else {
+        rule->fate_vport = out.vport;
+    }
+    netdev_close(netdev);
+    return error;
+}

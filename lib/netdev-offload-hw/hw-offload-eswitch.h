@@ -1,0 +1,55 @@
+/*
+ * Copyright (c) 2026 The netdev-offload-hw authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef HW_OFFLOAD_ESWITCH_H
+#define HW_OFFLOAD_ESWITCH_H 1
+
+/* Full offload in the e-switch (FDB).
+ *
+ * A flow whose input port is the uplink or a VF representor of a PF in
+ * switchdev mode (netdev-hw-eswitch.h) and whose one action is an output
+ * to a port of the same e-switch becomes one rule of the input port's FDB
+ * table: its match, the input port's vport metadata in reg_c0, a counter
+ * and DEST_VPORT to the output port's vport.  translate makes the rule
+ * (HW_FATE_VPORT, pure: it knows the output's datapath port only); this
+ * finds that port's vport.  What the FDB cannot take is translated again
+ * for the input port's receive side (partial offload), with the reason. */
+
+#include <stdbool.h>
+
+struct ds;
+struct hw_rule;
+struct hw_translate_params;
+struct netdev_hw_device;
+
+/* Whether flows put on the port of 'dev' may go to the FDB: its device's
+ * e-switch is in switchdev mode and the port has an FDB table. */
+bool hw_offload_eswitch_enabled(const struct netdev_hw_device *dev);
+
+/* Fills in the FDB fields of 'params' for a flow on the port of 'dev'. */
+void hw_offload_eswitch_params(const struct netdev_hw_device *dev,
+                               struct hw_translate_params *params);
+
+/* Finds the vport of the output port of 'rule' (HW_FATE_VPORT), a flow of
+ * the port of 'dev', among the datapath's ports of type 'dpif_type' and
+ * stores it in the rule.  Returns 0, or EOPNOTSUPP with why appended to
+ * 'reason': the output is not a hw port, is on another device, or on no
+ * e-switch. */
+int hw_offload_eswitch_plan(const struct netdev_hw_device *dev,
+                            const char *dpif_type, struct hw_rule *rule,
+                            struct ds *reason);
+
+#endif /* hw-offload-eswitch.h */

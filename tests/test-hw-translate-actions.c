@@ -155,6 +155,10 @@ test_eswitch_actions(void)
         CHECK_EQ(rule.reg_c_mask[i], 0);
     }
     CHECK_EQ(ds_cstr(&reason)[0], '\0');
+    /* No VLAN guard in the FDB: an untagged flow takes untagged packets
+     * only. */
+    CHECK_EQ(rule.outer.vlan1, HW_VLAN_NONE);
+    CHECK(hw_rewrite_is_empty(&rule.rewrite));
 
     /* The mlx5 matcher: the TTL, which verbs cannot match. */
     match_set_nw_ttl(&match, 64);
@@ -168,10 +172,63 @@ test_eswitch_actions(void)
     put_output(&actions, 4);
     CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
                                &rule, &reason), EOPNOTSUPP);
-    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB takes flows whose one "
-              "action is an output");
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB takes flows whose last "
+              "action is their one output");
     CHECK(!rule.fdb);
     ds_clear(&reason);
+    ofpbuf_clear(&actions);
+    nl_msg_put_u32(&actions, OVS_ACTION_ATTR_RECIRC, 7);
+    put_output(&actions, 3);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB takes outputs and VLAN "
+              "pushes and pops only");
+    ds_clear(&reason);
+
+    /* A push: the tag's TCI without OVS's CFI "present" bit. */
+    struct ovs_action_push_vlan push = {
+        .vlan_tpid = htons(ETH_TYPE_VLAN_8021Q),
+        .vlan_tci = htons(VLAN_CFI | (3 << VLAN_PCP_SHIFT) | 100),
+    };
+    ofpbuf_clear(&actions);
+    nl_msg_put_unspec(&actions, OVS_ACTION_ATTR_PUSH_VLAN, &push,
+                      sizeof push);
+    put_output(&actions, 3);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), 0);
+    CHECK(rule.rewrite.push_vlan && !rule.rewrite.pop_vlan);
+    CHECK_EQ(ntohs(rule.rewrite.push_tpid), ETH_TYPE_VLAN_8021Q);
+    CHECK_EQ(ntohs(rule.rewrite.push_tci), (3 << VLAN_PCP_SHIFT) | 100);
+    CHECK_EQ(rule.fate, HW_FATE_VPORT);
+    push.vlan_tpid = htons(0x9100);
+    ofpbuf_clear(&actions);
+    nl_msg_put_unspec(&actions, OVS_ACTION_ATTR_PUSH_VLAN, &push,
+                      sizeof push);
+    put_output(&actions, 3);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB pushes 802.1Q and "
+              "802.1ad tags only");
+    ds_clear(&reason);
+
+    /* A pop, of a tag the flow requires: VID 100 on a C-tag. */
+    ofpbuf_clear(&actions);
+    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_VLAN);
+    put_output(&actions, 3);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB pops a tag the flow "
+              "requires only");
+    ds_clear(&reason);
+    match.flow.vlans[0].tpid = htons(ETH_TYPE_VLAN_8021Q);
+    match_set_dl_tci_masked(&match, htons(VLAN_CFI | 100),
+                            htons(VLAN_CFI | VLAN_VID_MASK));
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), 0);
+    CHECK(rule.rewrite.pop_vlan && !rule.rewrite.push_vlan);
+    CHECK_EQ(rule.outer.vlan1, HW_VLAN_CTAG);
+    CHECK_EQ(ntohs(rule.outer.eth.tci), 100);
+    dp_match_init_udp(&match);
     ofpbuf_clear(&actions);
     put_drop(&actions);
     CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,

@@ -20,10 +20,12 @@
 /* Full offload in the e-switch (FDB).
  *
  * A flow whose input port is the uplink or a VF representor of a PF in
- * switchdev mode (netdev-hw-eswitch.h) and whose one action is an output
- * to a port of the same e-switch becomes one rule of the input port's FDB
- * table: its match, the input port's vport metadata in reg_c0, a counter
- * and DEST_VPORT to the output port's vport.  translate makes the rule
+ * switchdev mode (netdev-hw-eswitch.h) and whose actions are an optional
+ * VLAN pop and push and one output to a port of the same e-switch becomes
+ * one rule of the input port's FDB table: its match (with the VLAN tag it
+ * requires or excludes: the FDB has no VLAN guard), the input port's vport
+ * metadata in reg_c0, the VLAN actions, a counter and DEST_VPORT to the
+ * output port's vport.  translate makes the rule
  * (HW_FATE_VPORT, pure: it knows the output's datapath port only); this
  * finds that port's vport.  What the FDB cannot take is translated again
  * for the input port's receive side (partial offload), with the reason. */

@@ -18,12 +18,15 @@
 #define HW_TRANSLATE_PRIVATE_H 1
 
 /* What the files of translate (hw-translate.c, hw-translate-push.c,
- * hw-translate-ct.c)
- * share. */
+ * hw-translate-ct.c, hw-translate-eswitch.c) share. */
 
+#include <stddef.h>
 #include "openvswitch/compiler.h"
 
 struct ds;
+struct hw_rule;
+struct hw_translate_params;
+struct nlattr;
 
 /* Appends the printf-style message to 'reason', if nonnull, and returns
  * 'error': the one way translate says why it refuses. */
@@ -33,5 +36,19 @@ int hw_translate_fail(struct ds *reason, int error, const char *format, ...)
 /* The name of datapath action 'type' (OVS_ACTION_ATTR_*), as
  * ovs-appctl dpctl/dump-flows shows it. */
 const char *hw_translate_action_name(int type);
+
+/* The actions of a flow for the e-switch's FDB ('params->eswitch'): fills
+ * the fate and rewrites of 'rule', or refuses with EOPNOTSUPP and the
+ * reason (hw-translate-eswitch.c). */
+int hw_translate_eswitch_actions(const struct nlattr *actions,
+                                 size_t actions_len,
+                                 const struct hw_translate_params *params,
+                                 struct hw_rule *rule, struct ds *reason);
+
+/* The VLAN tag an FDB rule requires or excludes, from 'match': the FDB
+ * has no VLAN guard.  Returns 0, or EOPNOTSUPP with the reason. */
+struct match;
+int hw_translate_eswitch_vlan(const struct match *, struct hw_rule *rule,
+                              struct ds *reason);
 
 #endif /* hw-translate-private.h */

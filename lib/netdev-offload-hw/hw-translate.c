@@ -1063,20 +1063,8 @@ xlate_actions(const struct nlattr *actions, size_t actions_len,
 
     rule->count = true;
     if (params->eswitch) {
-        /* The FDB: one output, nothing else (a drop stays on the port's
-         * receive side, in full there too). */
-        if (n_actions != 1 || first_type != OVS_ACTION_ATTR_OUTPUT) {
-            return hw_translate_fail(reason, EOPNOTSUPP, "e-switch: the FDB "
-                                     "takes flows whose one action is an "
-                                     "output");
-        }
-        rule->fate = HW_FATE_VPORT;
-        rule->out_port = nl_attr_get_odp_port(actions);
-        rule->fdb = true;
-        rule->full = true;
-        rule->reg_c[0] = params->esw_reg_c0 & params->esw_reg_c0_mask;
-        rule->reg_c_mask[0] = params->esw_reg_c0_mask;
-        return 0;
+        return hw_translate_eswitch_actions(actions, actions_len, params,
+                                            rule, reason);
     }
     if (!n_actions || first_type == OVS_ACTION_ATTR_DROP) {
         /* An explicit drop ends the action list: nothing after it runs.  A
@@ -1182,6 +1170,9 @@ hw_translate_flow(const struct match *match, const struct nlattr *actions,
     }
     if (!error) {
         error = xlate_actions(actions, actions_len, params, rule, reason);
+    }
+    if (!error && rule->fdb) {
+        error = hw_translate_eswitch_vlan(match, rule, reason);
     }
 
     if (error) {

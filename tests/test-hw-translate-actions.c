@@ -143,8 +143,9 @@ test_eswitch_actions(void)
     CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
                                &rule, &reason), 0);
     CHECK_EQ(rule.fate, HW_FATE_VPORT);
-    CHECK_EQ(odp_to_u32(rule.out_port), 3);
-    CHECK_EQ(rule.fate_vport, 0);   /* The offload core finds it. */
+    CHECK_EQ(rule.n_out, 1);
+    CHECK_EQ(odp_to_u32(rule.out_ports[0]), 3);
+    CHECK_EQ(rule.fate_vports[0], 0);   /* The offload core finds it. */
     CHECK(rule.fdb);
     CHECK(rule.full);
     CHECK(rule.count);
@@ -168,13 +169,35 @@ test_eswitch_actions(void)
     CHECK_EQ(rule.outer.ext.ttl, 64);
     dp_match_init_udp(&match);
 
-    /* Two outputs, an output and more, a drop: not the FDB's. */
+    /* A mirror: a copy to each output, up to 4. */
+    put_output(&actions, 4);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), 0);
+    CHECK_EQ(rule.n_out, 2);
+    CHECK_EQ(odp_to_u32(rule.out_ports[0]), 3);
+    CHECK_EQ(odp_to_u32(rule.out_ports[1]), 4);
+    put_output(&actions, 5);
+    put_output(&actions, 6);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), 0);
+    CHECK_EQ(rule.n_out, 4);
+    put_output(&actions, 7);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB copies a packet to at "
+              "most 4 ports");
+    CHECK(!rule.fdb);
+    ds_clear(&reason);
+
+    /* An output and more, a drop: not the FDB's. */
+    ofpbuf_clear(&actions);
+    put_output(&actions, 3);
+    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_VLAN);
     put_output(&actions, 4);
     CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
                                &rule, &reason), EOPNOTSUPP);
-    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB takes flows whose last "
-              "action is their one output");
-    CHECK(!rule.fdb);
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB takes flows whose "
+              "outputs come last");
     ds_clear(&reason);
     ofpbuf_clear(&actions);
     nl_msg_put_u32(&actions, OVS_ACTION_ATTR_RECIRC, 7);

@@ -108,6 +108,10 @@ hw_flow_dr_release(struct hw_pipeline *p, const struct netdev_hw_device *dev,
     while (flow->n_actions) {
         hw_pipeline_action_unref(p, flow->actions[--flow->n_actions]);
     }
+    /* After the DEST_ARRAY that holds them. */
+    while (flow->n_dests) {
+        hw_pipeline_action_unref(p, flow->dests[--flow->n_dests]);
+    }
     if (flow->counter) {
         error = dev->ops->dr_counter_destroy(flow->counter);
         if (!error) {
@@ -142,6 +146,52 @@ hw_flow_dr_add_action(struct hw_pipeline *p, enum mlx5dv_dr_domain_type dom,
     return error;
 }
 
+/* The destinations of a DEST_ARRAY, for as long as its attribute is
+ * used. */
+struct hw_flow_dr_dests {
+    struct mlx5dv_dr_action_dest_attr attrs[HW_MAX_OUTPUTS];
+    struct mlx5dv_dr_action_dest_attr *ptrs[HW_MAX_OUTPUTS];
+};
+
+/* The fate of 'rule' (HW_FATE_VPORT) into 'attr': DEST_VPORT to its one
+ * vport, or a DEST_ARRAY of a DEST_VPORT to each (a mirror), which 'flow'
+ * holds, with its destinations in 'd'. */
+static int
+hw_flow_dr_vports(struct hw_pipeline *p, enum mlx5dv_dr_domain_type dom,
+                  const struct hw_rule *rule, struct hw_flow_dr *flow,
+                  struct hw_flow_dr_dests *d, struct hw_dr_action_attr *attr)
+{
+    BUILD_ASSERT_DECL(HW_MAX_OUTPUTS <= HW_FLOW_DR_MAX_ACTIONS);
+    if (rule->n_out == 1) {
+        *attr = (struct hw_dr_action_attr) {
+            .type = HW_DR_ACTION_DEST_VPORT, .vport = rule->fate_vports[0],
+        };
+        return 0;
+    }
+    for (size_t i = 0; i < rule->n_out; i++) {
+        struct hw_dr_action_attr vport = {
+            .type = HW_DR_ACTION_DEST_VPORT, .vport = rule->fate_vports[i],
+        };
+        struct hw_pipe_action *action;
+        int error = hw_pipeline_action_ref(p, dom, &vport, &action);
+
+        if (error) {
+            return error;
+        }
+        flow->dests[flow->n_dests++] = action;
+        d->attrs[i] = (struct mlx5dv_dr_action_dest_attr) {
+            .type = MLX5DV_DR_ACTION_DEST,
+            .dest = hw_pipe_action_dr(action),
+        };
+        d->ptrs[i] = &d->attrs[i];
+    }
+    *attr = (struct hw_dr_action_attr) {
+        .type = HW_DR_ACTION_DEST_ARRAY,
+        .array = { .n = rule->n_out, .dests = d->ptrs },
+    };
+    return 0;
+}
+
 int
 hw_flow_dr_install(struct hw_pipeline *p, const struct netdev_hw_device *dev,
                    uint32_t level, struct ibv_qp *dest,
@@ -166,6 +216,7 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
                                       : MLX5DV_DR_DOMAIN_TYPE_NIC_RX);
     struct mlx5dv_dr_action *dr_actions[HW_FLOW_DR_MAX_ACTIONS];
     const struct hw_rewrite *rw = &rule->rewrite;
+    struct hw_flow_dr_dests dests;
     struct hw_dr_match mask, value;
     struct hw_dr_action_attr attr;
     const char *step;
@@ -300,9 +351,10 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
     } else if (rule->fate == HW_FATE_DROP) {
         attr = (struct hw_dr_action_attr) { .type = HW_DR_ACTION_DROP };
     } else if (rule->fate == HW_FATE_VPORT) {
-        attr = (struct hw_dr_action_attr) {
-            .type = HW_DR_ACTION_DEST_VPORT, .vport = rule->fate_vport,
-        };
+        error = hw_flow_dr_vports(p, dom, rule, flow, &dests, &attr);
+        if (error) {
+            goto error;
+        }
     } else if (rule->fate == HW_FATE_TABLE) {
         step = "dr_table_create";
         attr = (struct hw_dr_action_attr) {

@@ -48,6 +48,10 @@ struct hw_flow_dr {
     struct hw_pipe_matcher *matcher;
     struct hw_pipe_action *actions[HW_FLOW_DR_MAX_ACTIONS];
     size_t n_actions;
+    struct hw_pipe_action *dests[HW_FLOW_DR_MAX_ACTIONS];  /* A
+                                         * DEST_ARRAY's destinations, held
+                                         * for it, not in the rule. */
+    size_t n_dests;
     struct mlx5dv_devx_obj *counter;    /* NULL if the rule counts nothing. */
     struct mlx5dv_dr_rule *rule;
     uint32_t level;                     /* Its table's level. */

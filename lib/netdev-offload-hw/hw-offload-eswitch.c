@@ -46,20 +46,21 @@ hw_offload_eswitch_params(const struct netdev_hw_device *dev,
     }
 }
 
-int
-hw_offload_eswitch_plan(const struct netdev_hw_device *dev,
-                        const char *dpif_type, struct hw_rule *rule,
-                        struct ds *reason)
+/* Stores in '*vportp' the vport of datapath port 'port', if it is a port
+ * of the e-switch of 'dev'. */
+static int
+hw_offload_eswitch_vport(const struct netdev_hw_device *dev,
+                         const char *dpif_type, odp_port_t port,
+                         uint16_t *vportp, struct ds *reason)
 {
     struct netdev_hw_device out;
     struct netdev *netdev;
     int error = 0;
 
-    ovs_assert(rule->fate == HW_FATE_VPORT);
-    netdev = dpif_type ? netdev_ports_get(rule->out_port, dpif_type) : NULL;
+    netdev = dpif_type ? netdev_ports_get(port, dpif_type) : NULL;
     if (!netdev) {
         ds_put_format(reason, "e-switch: output port %"PRIu32" not found",
-                      odp_to_u32(rule->out_port));
+                      odp_to_u32(port));
         return EOPNOTSUPP;
     }
     if (!netdev_hw_get_device(netdev, &out)) {
@@ -72,8 +73,25 @@ hw_offload_eswitch_plan(const struct netdev_hw_device *dev,
                       dev->devname);
         error = EOPNOTSUPP;
     } else {
-        rule->fate_vport = out.vport;
+        *vportp = out.vport;
     }
     netdev_close(netdev);
     return error;
+}
+
+int
+hw_offload_eswitch_plan(const struct netdev_hw_device *dev,
+                        const char *dpif_type, struct hw_rule *rule,
+                        struct ds *reason)
+{
+    ovs_assert(rule->fate == HW_FATE_VPORT);
+    for (size_t i = 0; i < rule->n_out; i++) {
+        int error = hw_offload_eswitch_vport(dev, dpif_type,
+                                             rule->out_ports[i],
+                                             &rule->fate_vports[i], reason);
+        if (error) {
+            return error;
+        }
+    }
+    return 0;
 }

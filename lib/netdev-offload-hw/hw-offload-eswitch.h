@@ -21,7 +21,8 @@
  *
  * A flow whose input port is the uplink or a VF representor of a PF in
  * switchdev mode (netdev-hw-eswitch.h) and whose actions are an optional
- * VLAN pop and push and one output to a port of the same e-switch becomes
+ * VLAN pop and push and outputs to ports of the same e-switch (up to 4: a
+ * mirror is a DEST_ARRAY) becomes
  * one rule of the input port's FDB table: its match (with the VLAN tag it
  * requires or excludes: the FDB has no VLAN guard), the input port's vport
  * metadata in reg_c0, the VLAN actions, a counter and DEST_VPORT to the
@@ -45,10 +46,10 @@ bool hw_offload_eswitch_enabled(const struct netdev_hw_device *dev);
 void hw_offload_eswitch_params(const struct netdev_hw_device *dev,
                                struct hw_translate_params *params);
 
-/* Finds the vport of the output port of 'rule' (HW_FATE_VPORT), a flow of
- * the port of 'dev', among the datapath's ports of type 'dpif_type' and
- * stores it in the rule.  Returns 0, or EOPNOTSUPP with why appended to
- * 'reason': the output is not a hw port, is on another device, or on no
+/* Finds the vports of the output ports of 'rule' (HW_FATE_VPORT), a flow
+ * of the port of 'dev', among the datapath's ports of type 'dpif_type' and
+ * stores them in the rule.  Returns 0, or EOPNOTSUPP with why appended to
+ * 'reason': an output is not a hw port, is on another device, or on no
  * e-switch. */
 int hw_offload_eswitch_plan(const struct netdev_hw_device *dev,
                             const char *dpif_type, struct hw_rule *rule,

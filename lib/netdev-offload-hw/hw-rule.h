@@ -220,9 +220,11 @@ enum hw_fate {
     HW_FATE_DROP,               /* Drop in hardware. */
     HW_FATE_TABLE,              /* Go on in the table of 'fate_level' of the
                                  * rule's domain (the pipeline only). */
-    HW_FATE_VPORT,              /* To e-switch vport 'fate_vport', in the
-                                 * FDB ('fdb'): the flow's output port
-                                 * 'out_port' (the pipeline only). */
+    HW_FATE_VPORT,              /* To the 'n_out' e-switch vports
+                                 * 'fate_vports', in the FDB ('fdb'): the
+                                 * flow's output ports 'out_ports' (the
+                                 * pipeline only); to several, a copy to
+                                 * each (DEST_ARRAY, a mirror). */
 };
 
 /* The connection pipeline (dr only, hw-ct.h).
@@ -252,6 +254,9 @@ enum hw_table {
     HW_TABLE_POST_CT,           /* recirc_id != 0. */
 };
 
+/* The most outputs of a rule to e-switch vports (HW_FATE_VPORT). */
+#define HW_MAX_OUTPUTS 4
+
 struct hw_rule {
     struct hw_headers outer;
 
@@ -277,9 +282,10 @@ struct hw_rule {
     bool count;                 /* ACTION_COUNT. */
     enum hw_fate fate;
     uint32_t fate_level;        /* HW_FATE_TABLE: the table's level. */
-    odp_port_t out_port;        /* HW_FATE_VPORT: the flow's output. */
-    uint16_t fate_vport;        /* HW_FATE_VPORT: its vport, once the
-                                 * offload core found it. */
+    uint8_t n_out;              /* HW_FATE_VPORT: the flow's outputs. */
+    odp_port_t out_ports[HW_MAX_OUTPUTS];
+    uint16_t fate_vports[HW_MAX_OUTPUTS];   /* Their vports, once the
+                                             * offload core found them. */
     bool fdb;                   /* Goes to the e-switch's FDB, matching the
                                  * input port's vport in reg_c0 (dr
                                  * only). */

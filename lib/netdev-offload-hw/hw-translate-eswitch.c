@@ -18,7 +18,8 @@
  * e-switch in switchdev mode (hw-offload-eswitch.h), in the order the
  * device runs a rule's actions (hw-apis.md 3.4): a VLAN pop, a VLAN push,
  * then one output, which becomes DEST_VPORT once the offload core knows
- * the output port's vport.  Pure, like the rest of translate. */
+ * the output port's vport, or several (a mirror: DEST_ARRAY).  Pure, like
+ * the rest of translate. */
 
 #include <config.h>
 #include "hw-translate-private.h"
@@ -53,10 +54,10 @@ hw_translate_eswitch_actions(const struct nlattr *actions,
     size_t left;
 
     NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
-        if (output) {
-            /* Several outputs, or anything after one. */
-            return esw_refuse(reason, "takes flows whose last action is "
-                              "their one output");
+        if (output && nl_attr_type(a) != OVS_ACTION_ATTR_OUTPUT) {
+            /* Every copy of a mirror is the same packet. */
+            return esw_refuse(reason, "takes flows whose outputs come "
+                              "last");
         }
         switch (nl_attr_type(a)) {
         case OVS_ACTION_ATTR_POP_VLAN:
@@ -83,7 +84,11 @@ hw_translate_eswitch_actions(const struct nlattr *actions,
             rw->push_tci = push->vlan_tci & htons(~VLAN_CFI);
             break;
         case OVS_ACTION_ATTR_OUTPUT:
-            rule->out_port = nl_attr_get_odp_port(a);
+            if (rule->n_out >= HW_MAX_OUTPUTS) {
+                return esw_refuse(reason, "copies a packet to at most "
+                                  OVS_STRINGIZE(HW_MAX_OUTPUTS) " ports");
+            }
+            rule->out_ports[rule->n_out++] = nl_attr_get_odp_port(a);
             output = true;
             break;
         default:

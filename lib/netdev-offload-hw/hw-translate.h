@@ -72,7 +72,7 @@ struct hw_translate_params {
     /* The input port is a port of an e-switch in switchdev mode, whose
      * FDB the device can program, and its packets carry 'esw_reg_c0'
      * under 'esw_reg_c0_mask' there: a flow whose actions are an optional
-     * VLAN pop and push, then one output, becomes a full FDB rule
+     * VLAN pop and push, then one to four outputs, becomes a full FDB rule
      * (HW_FATE_VPORT, 'fdb', the mlx5 matcher, hw-translate-eswitch.c),
      * whose vport the offload core then finds (hw-offload-eswitch.h).
      * Any other flow is refused with the reason the FDB cannot take it,

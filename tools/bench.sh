@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench.sh -- the plugin's benchmarks (Documentation/performance.rst).
 #
-# Prints, in one run, five sections with medians of several repetitions and
+# Prints, in one run, six sections with medians of several repetitions and
 # the ratios measured side by side, each with the command that reproduces
 # it.  Every median comes with its spread over the repetitions, as
 # "MEDIAN [LOWEST-HIGHEST]"; a ratio of two medians comes with the lowest
@@ -22,25 +22,31 @@
 #   6. (only if asked for with -s, it is slow: 3 to 10 minutes) cache
 #      misses per put of the plugin's own work, verbs and dr, at 1k and 1M
 #      flows, counted by valgrind's cachegrind (ovstest test-hw-bench
-#      puts), with the functions that take them.
+#      puts), with the functions that take them;
+#   7. conntrack offload: the plugin's cost and memory per connection
+#      offered and installed, at 1k, 100k and 1M connections (ovstest
+#      test-hw-bench conns), and PMD cycles per packet of established
+#      connections through a stateful firewall, connections in the device
+#      (hw ports, steering=dr) vs hw-offload=false and steering=verbs,
+#      with connections offloaded per second end to end.
 # Raw output, data files and bench.png (gnuplot, if installed) go to OUT.
 #
-# usage: bench.sh [-b OVS_DIR] [-o OUT] [-q] [-s "1 2 3 4 5"]
+# usage: bench.sh [-b OVS_DIR] [-o OUT] [-q] [-s "1 2 3 4 5 7"]
 #   -b  built OVS tree (default ovs-build/openvswitch of this repository)
 #   -o  output directory (default bench-results/ of this repository)
 #   -q  quick: small sizes, one repetition (checks that everything runs)
 #   -s  sections to run (section 3 runs inside section 2's 100k runs;
-#       section 6 runs only when named: -s "1 2 3 4 5 6")
+#       section 6 runs only when named: -s "1 2 3 4 5 6 7")
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$TOP/ovs-build/openvswitch
 OUT=$TOP/bench-results
 QUICK=0
-SECTIONS="1 2 3 4 5"
+SECTIONS="1 2 3 4 5 7"
 while getopts "b:o:qs:" o; do
     case $o in
         b) B=$OPTARG ;; o) OUT=$OPTARG ;; q) QUICK=1 ;; s) SECTIONS=$OPTARG ;;
-        *) sed -n '2,33p' "$0"; exit 1 ;;
+        *) sed -n '2,39p' "$0"; exit 1 ;;
     esac
 done
 B=$(cd "$B" && pwd) || exit 1
@@ -58,6 +64,7 @@ if [ $QUICK = 1 ]; then
     S4_N=1000 S4_REPS=1
     S5_TUPLES=4096 S5_REPS=1
     S6_NS="1000 10000"
+    S7_SIZES=1000,10000 S7_REPS=2,1 S7_CONNS=200 S7_RUNS=1
 else
     S1_SIZES=1000,100000,1000000 S1_REPS=5,3,3
     S2_NS="10000 100000" S2_REPS="11 5"
@@ -65,6 +72,7 @@ else
     S4_N=1000 S4_REPS=5
     S5_TUPLES=65536 S5_REPS=5
     S6_NS="1000 1000000"
+    S7_SIZES=1000,100000,1000000 S7_REPS=5,3,3 S7_CONNS=1000 S7_RUNS=3
 fi
 # Section 6's simulated caches: this VM's L1d (48 KiB, 12 ways) and its
 # vCPU's own L2 as the last level (2 MiB, 16 ways); the L3 is shared with
@@ -194,18 +202,22 @@ def flow(i, ttl, masks=1):
             % (i % 2 + 1, ip(src), pfx, ",ttl=64" if ttl else "",
                "/0" if wild else ""))
 
-def packet(i, masks=1):
-    # A 60-byte UDP packet of flow i, as hex.
+def packet(i, masks=1, reply=False):
+    # A 60-byte UDP packet of flow i, as hex; with 'reply', its answer.
     src = struct.pack("!I", flow_src(i, masks)[0])
     dst = bytes([192, 168, 0, 1])
+    ports = (1000, 2000)
+    macs = ("000000000002", "000000000001")
+    if reply:
+        src, dst, ports, macs = dst, src, ports[::-1], macs[::-1]
     ip_hdr = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 46, 0, 0, 64,
                                    17, 0, src, dst))
     csum = sum(struct.unpack("!10H", bytes(ip_hdr)))
     while csum >> 16:
         csum = (csum & 0xffff) + (csum >> 16)
     ip_hdr[10:12] = struct.pack("!H", ~csum & 0xffff)
-    udp = struct.pack("!HHHH", 1000, 2000, 26, 0) + bytes(18)
-    eth = bytes.fromhex("000000000002" "000000000001" "0800")
+    udp = struct.pack("!HH", *ports) + struct.pack("!HH", 26, 0) + bytes(18)
+    eth = bytes.fromhex(macs[0] + macs[1] + "0800")
     return (eth + bytes(ip_hdr) + udp).hex()
 
 def stat(text, regex):
@@ -229,8 +241,60 @@ def done(c, n, mode, k):
         return flows == n * k and enq == 0 and ins == n
     return flows == n * k and enq == 0   # dummy: it reports nothing inserted
 
+def pmd_rx(c):
+    # Packets the PMD received (p1 and p2 are its).
+    s = c.call("dpif-netdev/pmd-stats-show")
+    s = s[s.find("pmd thread"):]
+    return stat(s, r"packets received:\s*(\d+)")
+
 cmd, path = sys.argv[1], sys.argv[2]
-if cmd == "add":
+if cmd == "ct-open":
+    # ct-open PATH N BURST MODE: opens N UDP connections, those of the
+    # packets "traffic" sends for 2N flows (packet(i), even i < 2N): the
+    # first packet of each into model0 (p1), BURST per call, until
+    # conntrack holds N; then the answer of each into model1 (p2), which
+    # establishes it; waits until the PMD has received every answer and,
+    # with MODE hw, until netdev-hw/dump-conns has all N in the device.
+    # Prints the seconds from the first answer until then, and dump-conns'
+    # first line.
+    n, burst, mode = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+    c = Conn(path, 1)
+    deadline = time.time() + 120
+    def send(dev, pkts):
+        # One burst at a time, the next once the PMD has received it: a
+        # busy PMD leaves the packets in the receive ring, which would
+        # overflow.
+        rx0 = pmd_rx(c)
+        for k in range(0, len(pkts), burst):
+            c.call("hw-model/receive", [dev] + pkts[k:k + burst])
+            want = min(k + burst, len(pkts))
+            while pmd_rx(c) - rx0 < want:
+                if time.time() > deadline:
+                    raise SystemExit("%s: the PMD received %d packets of %d"
+                                     % (dev, pmd_rx(c) - rx0, want))
+                time.sleep(0.0005)
+    send("model0", [packet(i) for i in range(0, 2 * n, 2)])
+    while int(c.call("dpctl/ct-get-nconns") or 0) < n:
+        if time.time() > deadline:
+            raise SystemExit("conntrack has %s connections of %d"
+                             % (c.call("dpctl/ct-get-nconns").strip(), n))
+        time.sleep(0.01)
+    rev = [packet(i, reply=True) for i in range(0, 2 * n, 2)]
+    t0 = time.time()
+    send("model1", rev)
+    line = ""
+    if mode == "hw":
+        while time.time() < deadline:
+            # dump-conns first waits for hw-ct.c's thread to be idle.
+            line = c.call("netdev-hw/dump-conns").split("\n")[0]
+            if stat(line, r"(\d+) with rules in hw") >= n:
+                break
+            time.sleep(0.002)
+    t1 = time.time()
+    if t1 >= deadline:
+        print("TIMEOUT", file=sys.stderr)
+    print("%.6f %s" % (t1 - t0, line.replace(" ", "_") or "-"))
+elif cmd == "add":
     # add PATH N WINDOW MODE TTL [MASKS]: adds N flows (over MASKS masks,
     # default 1), waits until MODE says all are in; prints start, end of
     # injection, done, errors.
@@ -304,6 +368,7 @@ EOF
 RUNS=$OUT/runs
 D=
 EXTRA_OC=""
+HW_OPTS=""          # more options of the hw ports (section 7: steering)
 mkdir -p "$RUNS"
 appctl() { ovs-appctl --timeout=120 "$@"; }
 
@@ -333,7 +398,7 @@ start_ovs() {   # $1 run dir, $2 port type (hw|dummy-pmd), $3 hw-offload
         [ "$2" = hw ] && [ $i = 3 ] && type=dummy
         ports="$ports -- add-port br0 p$i -- set Interface p$i type=$type"
         ports="$ports ofport_request=$i"
-        [ "$type" = hw ] && ports="$ports options:device=model$((i - 1)) options:n_rxq=1"
+        [ "$type" = hw ] && ports="$ports options:device=model$((i - 1)) options:n_rxq=1 $HW_OPTS"
     done
     # shellcheck disable=SC2086
     ovs-vsctl add-br br0 -- set bridge br0 datapath_type=dummy \
@@ -731,6 +796,101 @@ if have 6; then
                 END {printf "RATIO-CACHE %s %s/%s: D1 misses per put %.2f -> %.2f, LL %.2f -> %.2f\n", s, b, a, d0, d1, l0, l1}' "$OUT/s6.dat"
         done
     fi
+fi
+
+# ---------------------------------------------------------------------------
+if have 7; then
+    section "7. conntrack offload: per connection, and established traffic"
+    CMD="ovstest test-hw-bench conns $S7_SIZES $S7_REPS"
+    echo "\$ $CMD"
+    $B/tests/ovstest test-hw-bench conns $S7_SIZES $S7_REPS | tee "$OUT/s7.txt"
+    # CONNS-PLUGIN N add [..] conn [..] del [..] B [..] c/s [..] d/s [..]:
+    # the plugin's own work (null devices); the worst N's "MEDIAN
+    # [LO-HI]" of column $1.
+    cworst() { awk -v f="$1" '$1 == "CONNS-PLUGIN" && $2 ~ /^[0-9]+$/ && (!n++ || $f > m) {m = $f; r = $(f + 1)} END {if (n) print m, r}' "$OUT/s7.txt"; }
+    w=$(cworst 5) b=$(cworst 9)
+    target "7 plugin ns per connection (worst N)" "$(med "$w")" le 1000 "$(rng "$w")"
+    target "7 plugin bytes per connection (max)" "$(med "$b")" le 256 "$(rng "$b")"
+
+    echo "# Established connections, PMD cycles per packet.  $S7_CONNS UDP"
+    echo "# connections from p1 (hw, model0), answered from p2 (hw, model1),"
+    echo "# the firewall of tests/hw-conntrack.at, but p1's packets go out by"
+    echo "# p3 (dummy) as in section 3: a dummy port's send costs little, the"
+    echo "# NIC model's is a software NIC's, which would count in both modes:"
+    echo "#   table 0: ip -> ct(zone=5,table=1)"
+    echo "#   table 1: +trk+new in_port=p1 -> ct(commit,zone=5),output:p3;"
+    echo "#            +trk+est in_port=p1 -> output:p3; +trk+est in_port=p2"
+    echo "#            -> output:p1; anything else dropped"
+    echo "# The first packet of each into p1, its answer into p2 (which"
+    echo "# establishes it: conntrack offers it), a warm-up pass, then the"
+    echo "# windows of section 3 over the $S7_CONNS connections into p1, in modes"
+    echo "#   hw:    hw-offload=true, options:steering=dr: each connection's"
+    echo "#          directions in p1's and p2's connection tables;"
+    echo "#   verbs: hw-offload=true, options:steering=verbs (no conntrack"
+    echo "#          offload: the stage is a partial rule whose mark skips"
+    echo "#          the first classifier lookup);"
+    echo "#   off:   hw-offload=false."
+    echo "# conns_s: seconds from the first answer until the PMD got"
+    echo "# them all and (hw) netdev-hw/dump-conns has all in the device."
+    echo "\$ python3 $PY ct-open CTL $S7_CONNS $BURST MODE"
+    echo "\$ python3 $PY traffic CTL model0 $((2 * S7_CONNS)) $WINDOWS $WINDOW_PKTS $BURST"
+    : > "$OUT/s7.dat"
+    for r in $(seq "$S7_RUNS"); do
+        for mode in hw verbs off; do
+            case $mode in
+                hw) HW_OPTS="options:steering=dr" oc=true ;;
+                verbs) HW_OPTS="options:steering=verbs" oc=true ;;
+                off) HW_OPTS="options:steering=dr" oc=false ;;
+            esac
+            start_ovs "$RUNS/s7-$mode" hw $oc
+            HW_OPTS=""
+            printf '%s\n' \
+                "table=0,priority=10,ip,actions=ct(zone=5,table=1)" \
+                "table=1,priority=10,ct_state=+trk+new,ip,in_port=p1,actions=ct(commit,zone=5),output:p3" \
+                "table=1,priority=10,ct_state=+trk+est,ip,in_port=p1,actions=output:p3" \
+                "table=1,priority=10,ct_state=+trk+est,ip,in_port=p2,actions=output:p1" \
+                "table=1,priority=5,actions=drop" | ovs-ofctl add-flows br0 -
+            read -r secs conns < <($PIN python3 "$PY" ct-open "$CTL" "$S7_CONNS" \
+                                   "$BURST" "$([ $mode = hw ] && echo hw || echo off)")
+            # The first established packet of p1 makes the flow after
+            # conntrack, which the offload thread then puts in p1's
+            # post-conntrack table: a pass, then an empty offload queue.
+            $PIN python3 "$PY" traffic "$CTL" model0 $((2 * S7_CONNS)) 0 0 "$BURST" >/dev/null
+            for _ in $(seq 200); do
+                appctl dpctl/offload-stats-show 2>/dev/null |
+                    grep -Eq 'Total +Enqueued offloads: +0$' && break
+                sleep 0.05
+            done
+            read -r cpp cppmed cppmax rx phwol emc mf up < <(PMD_RT=1 measure_traffic $((2 * S7_CONNS)))
+            recirc=$(appctl dpif-netdev/pmd-stats-show |
+                     awk '/^pmd thread/ {p = 1} p && /packet recirculations:/ {print $3; exit}')
+            extra=""
+            [ $mode = off ] ||
+                extra=" $(appctl netdev-hw/show p1 | sed -n 's/^ *offload: /p1 offload: /p')"
+            printf 'run %-5s rep=%s conns=%s conns_s=%s cycles_per_pkt best=%s median=%s [%s-%s] rx=%s phwol=%s%% emc=%s%% megaflow=%s%% recirculations_last_window=%s %s %s%s\n' \
+                "$mode" "$r" "$S7_CONNS" "$secs" "$cpp" "$cppmed" "$cpp" "$cppmax" "$rx" \
+                "$phwol" "$emc" "$mf" "${recirc:-?}" "$(cat "$D/pmd-rt.txt")" "$conns" "$extra"
+            echo "$mode $cpp $cppmed $secs" >> "$OUT/s7.dat"
+            stop_ovs
+        done
+    done
+    col7() { awk -v m="$1" -v f="$2" '$1 == m {print $f}' "$OUT/s7.dat" | spread; }
+    hw=$(col7 hw 2) vb=$(col7 verbs 2) of=$(col7 off 2)
+    hwm=$(col7 hw 3) vbm=$(col7 verbs 3) ofm=$(col7 off 3)
+    echo "# medians [lowest-highest] over the runs of cycles/packet: best window"
+    echo "# (median window); ratios of the medians of the best windows (of the"
+    echo "# median windows) [lowest-highest ratio of a run to a run]"
+    printf 'CT-CYCLES hw %s (%s), verbs %s (%s), off %s (%s)\n' \
+        "$hw" "$hwm" "$vb" "$vbm" "$of" "$ofm"
+    r=$(ratio_sp "$hw" "$of")
+    printf 'RATIO-CT hw/off %s (%s), verbs/off %s (%s), hw/verbs %s\n' "$r" \
+        "$(ratio_sp "$hwm" "$ofm")" "$(ratio_sp "$vb" "$of")" \
+        "$(ratio_sp "$vbm" "$ofm")" "$(ratio_sp "$hw" "$vb")"
+    t=$(awk '$1 == "hw" {print $4}' "$OUT/s7.dat" | spread)
+    cps=$(awk -v n="$S7_CONNS" '$1 == "hw" && $4 > 0 {printf "%.0f\n", n / $4}' "$OUT/s7.dat" | spread)
+    printf 'CT-E2E %s connections answered until all in the device: %s s, %s connections/s\n' \
+        "$S7_CONNS" "$t" "$cps"
+    target "7 established cycles/pkt, ct offload/off" "$(med "$r")" le 0.3 "$(rng "$r")"
 fi
 
 # ---------------------------------------------------------------------------

@@ -52,6 +52,7 @@ HW_COVERAGE_DEFINE(hw_ct_conn_refused);
 HW_COVERAGE_DEFINE(hw_ct_rule_installed);
 HW_COVERAGE_DEFINE(hw_ct_rule_failed);
 HW_COVERAGE_DEFINE(hw_ct_conn_removed);
+HW_COVERAGE_DEFINE(hw_ct_rule_override);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
@@ -63,6 +64,17 @@ struct hw_ct_port {
     char *name;
     struct netdev_hw_device dev;        /* 'dev.devname' is 'devname'. */
     char *devname;
+    struct ibv_qp *rss_qps[HW_N_RSS_TYPES];
+    struct ovs_list overrides;          /* Contains struct hw_ct_override. */
+};
+
+/* A rule the device refused to destroy would go on giving the packets of
+ * a connection conntrack deleted the state of an established one: a rule
+ * of the same match ahead of it sends them to software instead, tagged
+ * with their stage's mark, until the port's connection pipeline goes. */
+struct hw_ct_override {
+    struct ovs_list node;               /* In its port's 'overrides'. */
+    struct hw_flow_dr flow;
 };
 
 /* One direction of a connection. */
@@ -254,11 +266,63 @@ hw_ct_dir_set_why(struct hw_ct_dir *dir, const char *why)
     dir->why = why ? xstrdup(why) : NULL;
 }
 
-/* Destroys the rule of 'dir', which keeps what it counted. */
+/* The connection table's key of direction 'd' of 'conn'. */
 static void
-hw_ct_dir_uninstall(struct hw_ct_dir *dir, const char *why)
+hw_ct_conn_key(const struct hw_ct_conn *conn, int d,
+               struct hw_ct_conn_key *key)
+{
+    memset(key, 0, sizeof *key);
+    key->tuple = conn->info.tuple[d];
+    key->zone = conn->info.zone;
+    key->ct_state = CS_TRACKED | CS_ESTABLISHED | (d ? CS_REPLY_DIR : 0);
+    key->mark = conn->info.mark;
+    key->label = conn->info.label.u64.lo;
+}
+
+/* Puts an override ahead of the rule of direction 'd' of 'conn' on
+ * 'ctport', which the device refused to destroy. */
+static void
+hw_ct_override(struct hw_ct_port *ctport, const struct hw_ct_conn *conn,
+               int d)
     OVS_REQUIRES(hw_ct_mutex)
 {
+    struct hw_ct_override *o = xzalloc(sizeof *o);
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct hw_ct_conn_key key;
+    struct hw_rule rule;
+    int error;
+
+    hw_ct_conn_key(conn, d, &key);
+    error = hw_translate_ct_conn(&key, &rule, &reason);
+    if (!error) {
+        hw_rule_make_override(&rule);
+        error = hw_flow_dr_install_at(ctport->dev.pipeline, &ctport->dev,
+                                      HW_LEVEL_CT, HW_PRIO_OVERRIDE,
+                                      ctport->rss_qps[hw_rule_rss_type(&rule)],
+                                      &rule, &o->flow, &reason);
+    }
+    if (error) {
+        VLOG_WARN_RL(&rl, "%s: cannot override a connection rule the "
+                     "device could not destroy: %s", ctport->name,
+                     ds_cstr(&reason));
+        free(o);
+    } else {
+        HW_COVERAGE_INC(hw_ct_rule_override);
+        VLOG_WARN_RL(&rl, "%s: a connection rule the device could not "
+                     "destroy is overridden: its packets go to software",
+                     ctport->name);
+        ovs_list_push_back(&ctport->overrides, &o->node);
+    }
+    ds_destroy(&reason);
+}
+
+/* Destroys the rule of direction 'd' of 'conn', which keeps what it
+ * counted. */
+static void
+hw_ct_dir_uninstall(struct hw_ct_conn *conn, int d, const char *why)
+    OVS_REQUIRES(hw_ct_mutex)
+{
+    struct hw_ct_dir *dir = &conn->dir[d];
     struct hw_ct_port *ctport = dir->ctport;
     const char *step = NULL;
     int error;
@@ -273,10 +337,10 @@ hw_ct_dir_uninstall(struct hw_ct_dir *dir, const char *why)
         dir->bytes = dir->flow.final_bytes;
     }
     if (error) {
-        /* It stays the device's, and goes on setting the state of the
-         * connection's packets until a retry destroys it. */
+        /* It stays the device's until a retry destroys it. */
         hw_stale_add_dr(ctport->dev.pipeline, &ctport->dev, &dir->flow,
                         step, error);
+        hw_ct_override(ctport, conn, d);
     }
     dir->ctport = NULL;
     hw_ct_dir_set_why(dir, why);
@@ -322,12 +386,7 @@ hw_ct_dir_install(struct hw_ct_conn *conn, int d)
         return;
     }
 
-    memset(&key, 0, sizeof key);
-    key.tuple = conn->info.tuple[d];
-    key.zone = conn->info.zone;
-    key.ct_state = CS_TRACKED | CS_ESTABLISHED | (d ? CS_REPLY_DIR : 0);
-    key.mark = conn->info.mark;
-    key.label = conn->info.label.u64.lo;
+    hw_ct_conn_key(conn, d, &key);
     error = hw_translate_ct_conn(&key, &rule, &reason);
     if (!error) {
         error = hw_flow_dr_install_at(ctport->dev.pipeline, &ctport->dev,
@@ -353,7 +412,7 @@ hw_ct_conn_free(struct hw_ct_conn *conn)
     OVS_REQUIRES(hw_ct_mutex)
 {
     for (int d = 0; d < 2; d++) {
-        hw_ct_dir_uninstall(&conn->dir[d], NULL);
+        hw_ct_dir_uninstall(conn, d, NULL);
     }
     HW_COVERAGE_INC(hw_ct_conn_removed);
     free(conn);
@@ -437,10 +496,14 @@ hw_ct_flush_pending(void)
 }
 
 void
-hw_ct_port_ready(struct hw_offload_port *port)
+hw_ct_port_ready(struct hw_offload_port *port,
+                 struct ibv_qp *const rss_qps[HW_N_RSS_TYPES])
     OVS_REQUIRES(port->mutex)
 {
     struct hw_ct_port *ctport = xzalloc(sizeof *ctport);
+
+    memcpy(ctport->rss_qps, rss_qps, sizeof ctport->rss_qps);
+    ovs_list_init(&ctport->overrides);
 
     ctport->port = port;
     ctport->odp_port = port->odp_port;
@@ -461,6 +524,7 @@ hw_ct_port_release(struct hw_offload_port *port)
     OVS_REQUIRES(port->mutex)
 {
     struct hw_ct_port *ctport, *found = NULL;
+    struct hw_ct_override *o;
     struct hw_ct_conn *conn;
 
     ovs_mutex_lock(&hw_ct_mutex);
@@ -474,9 +538,8 @@ hw_ct_port_release(struct hw_offload_port *port)
         HMAP_FOR_EACH (conn, node, &hw_ct_conns) {
             for (int d = 0; d < 2; d++) {
                 if (conn->dir[d].ctport == found) {
-                    hw_ct_dir_uninstall(&conn->dir[d],
-                                        "its port has no connection "
-                                        "pipeline");
+                    hw_ct_dir_uninstall(conn, d, "its port has no "
+                                        "connection pipeline");
                 }
             }
         }
@@ -484,9 +547,20 @@ hw_ct_port_release(struct hw_offload_port *port)
         LIST_FOR_EACH (conn, pending_node, &hw_ct_pending) {
             for (int d = 0; conn->deleted && d < 2; d++) {
                 if (conn->dir[d].ctport == found) {
-                    hw_ct_dir_uninstall(&conn->dir[d], NULL);
+                    hw_ct_dir_uninstall(conn, d, NULL);
                 }
             }
+        }
+        LIST_FOR_EACH_POP (o, node, &found->overrides) {
+            const char *step = NULL;
+            int error = hw_flow_dr_uninstall(found->dev.pipeline,
+                                             &found->dev, &o->flow, &step);
+
+            if (error) {
+                hw_stale_add_dr(found->dev.pipeline, &found->dev, &o->flow,
+                                step, error);
+            }
+            free(o);
         }
         ovs_list_remove(&found->node);
         free(found->name);

@@ -36,10 +36,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ct-dpif.h"
+#include "hw-rule.h"
 #include "openvswitch/types.h"
 
 struct ds;
 struct hw_offload_port;
+struct ibv_qp;
 
 /* What the core needs of a connection. */
 struct hw_ct_conn_info {
@@ -68,7 +70,8 @@ long long int hw_ct_conn_used(const void *id);
 /* From the offload core, with the port's 'mutex' held: the port's
  * connection pipeline base is in (its connections may go in), or is about
  * to go (its connections' rules are destroyed first). */
-void hw_ct_port_ready(struct hw_offload_port *);
+void hw_ct_port_ready(struct hw_offload_port *,
+                      struct ibv_qp *const rss_qps[HW_N_RSS_TYPES]);
 void hw_ct_port_release(struct hw_offload_port *);
 
 /* Waits until every connection offered so far is in the device or has a

@@ -204,7 +204,7 @@ hw_ct_base_install(struct hw_offload_port *port, struct netdev *netdev,
         return error;
     }
     hw_offload_port_set_dev(port, dev);
-    hw_ct_port_ready(port);
+    hw_ct_port_ready(port, rss_qps);
     return 0;
 }
 

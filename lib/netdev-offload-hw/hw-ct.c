@@ -413,6 +413,7 @@ hw_ct_conn_free(struct hw_ct_conn *conn)
 {
     for (int d = 0; d < 2; d++) {
         hw_ct_dir_uninstall(conn, d, NULL);
+        hw_ct_dir_set_why(&conn->dir[d], NULL);
     }
     HW_COVERAGE_INC(hw_ct_conn_removed);
     free(conn);

@@ -396,7 +396,7 @@ void model_wire_out(struct model_dev *dev, struct dp_packet *)
 struct model_dev *model_end_lookup(const char *name, int *vfp);
 
 /* The verbs rules of port 'port_num' of 'dev', or NULL if it has none. */
-struct hw_model_steering *model_port_steering(struct model_dev *,
+struct hw_model_steering *model_port_steering(struct model_dev *dev,
                                               uint32_t port_num)
     OVS_REQUIRES(dev->mutex);
 
@@ -410,7 +410,7 @@ void model_vf_out(struct model_dev *dev, unsigned int vf,
  * queued on a WQ, left on the wire or reached a VF, otherwise the reason
  * for the last one. */
 struct hw_model_dr_result;
-int model_dr_result_deliver(struct model_dev *,
+int model_dr_result_deliver(struct model_dev *dev,
                             struct hw_model_dr_result *result)
     OVS_REQUIRES(dev->mutex);
 
@@ -440,7 +440,7 @@ int model_representor_port(struct ibv_context *, const char *representor,
 /* Delivers 'packet', which 'parsed' describes, as the ingress 'verdict'
  * says.  Returns 0 if it was queued on a WQ, otherwise frees it and returns
  * the reason (see hw-model.h). */
-int model_deliver(struct model_dev *, struct dp_packet *,
+int model_deliver(struct model_dev *dev, struct dp_packet *,
                   const struct hw_model_parsed *,
                   const struct hw_model_verdict *)
     OVS_REQUIRES(dev->mutex);

@@ -158,9 +158,17 @@ hw_offload_entry_rule(const struct hw_offload_entry *entry,
 {
     struct match match;
 
+    size_t len = reason ? reason->length : 0;
+    int error;
+
     minimatch_expand(&entry->match, &match);
-    return hw_offload_translate(&match, entry->actions, entry->actions_len,
-                                &entry->params, dev, rule, reason);
+    error = hw_offload_translate(&match, entry->actions, entry->actions_len,
+                                 &entry->params, dev, rule, reason);
+    if (!error && reason) {
+        /* The put noted it already. */
+        ds_truncate(reason, len);
+    }
+    return error;
 }
 
 /* Remembers 'dev' as the device of the port's rules. */

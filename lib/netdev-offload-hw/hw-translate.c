@@ -1090,10 +1090,13 @@ xlate_actions(const struct nlattr *actions, size_t actions_len,
             return error;
         }
     } else if (params->conntrack) {
+        /* A ct() the device cannot stand for leaves a plain partial rule,
+         * whose mark skips the first lookup only, and the reason as a
+         * note. */
         int error = hw_translate_ct_stage(actions, actions_len, params,
                                           rule, reason);
-        if (error != ENOENT) {
-            return error;
+        if (!error) {
+            return 0;
         }
     }
     rule->fate = HW_FATE_RSS;

@@ -87,7 +87,11 @@ struct hw_translate_params {
 
 /* Translates 'match' and 'actions' into 'rule'.  Returns 0 on success.  On
  * EOPNOTSUPP (or EINVAL for a mark the tag cannot carry) 'reason' receives
- * a one-line explanation such as "match on recirc_id 0x1 not supported". */
+ * a one-line explanation such as "match on recirc_id 0x1 not supported".
+ * On success 'reason' may receive a note of what the device leaves to
+ * software although the flow is offloaded, e.g. "ct(nat) stays in
+ * software" for a ct() and recirc() flow that is a plain partial rule
+ * instead of a stage of the connection pipeline. */
 int hw_translate_flow(const struct match *, const struct nlattr *actions,
                       size_t actions_len,
                       const struct hw_translate_params *,
@@ -103,7 +107,8 @@ int hw_translate_flow(const struct match *, const struct nlattr *actions,
  * hw_translate_ct_stage() makes 'rule' a stage if 'actions' are ct() and
  * recirc() (after an optional ct_clear): returns 0, ENOENT if they are
  * something else, or EOPNOTSUPP with a reason for a ct() the device
- * cannot stand for (nat, setting ct_mark, a helper...).
+ * cannot stand for (nat, setting ct_mark, a helper...); 'rule' is
+ * unchanged unless it returns 0.
  *
  * hw_translate_ct_post_actions() checks that the actions of a flow of the
  * post-conntrack table may run in software on a packet the device tagged

@@ -517,6 +517,19 @@ static void hw_offload_entry_report(const struct hw_offload_port *port,
                                     struct ofpbuf *buf)
     OVS_REQUIRES(port->mutex);
 
+/* Records 'note', what the device leaves to software of the flow 'ufid'
+ * it takes, for netdev-hw/not-offloaded and the debug log. */
+static void
+hw_offload_note(const struct netdev *flow_netdev, const struct match *match,
+                const ovs_u128 *ufid, uint32_t mark, const char *note)
+{
+    VLOG_DBG("%s: flow put: ufid "UUID_FMT" mark %"PRIu32" %s",
+             netdev_get_name(flow_netdev),
+             UUID_ARGS((const struct uuid *) ufid), mark, note);
+    hw_offload_refusal_record(netdev_get_name(flow_netdev), match, ufid,
+                              note);
+}
+
 /* Offloads the flow 'ufid' (put on 'flow_netdev', whose offload state is
  * 'flow_port') with a rule on the hw port 'netdev' ('port'): the same port
  * for a flow of a hw port; for a flow of the tunnel vport 'vport' the port
@@ -596,6 +609,13 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
         ds_clear(&reason);
     }
 
+    /* What the device leaves to software of a flow it takes. */
+    if (reason.length) {
+        hw_offload_note(flow_netdev, match, ufid, info->flow_mark,
+                        ds_cstr(&reason));
+        ds_clear(&reason);
+    }
+
     /* A tunnel push the NIC can do.  If it cannot, the flow is still
      * offloaded and the software pushes. */
     if (!rule.full) {
@@ -611,12 +631,8 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
             HW_COVERAGE_INC(hw_offload_push_refused);
             ds_put_format(&why, "tnl_push stays in software: %s",
                           ds_cstr(&reason));
-            VLOG_DBG("%s: flow put: ufid "UUID_FMT" mark %"PRIu32" %s",
-                     netdev_get_name(flow_netdev),
-                     UUID_ARGS((const struct uuid *) ufid), info->flow_mark,
-                     ds_cstr(&why));
-            hw_offload_refusal_record(netdev_get_name(flow_netdev), match,
-                                      ufid, ds_cstr(&why));
+            hw_offload_note(flow_netdev, match, ufid, info->flow_mark,
+                            ds_cstr(&why));
             ds_destroy(&why);
         }
         ds_clear(&reason);

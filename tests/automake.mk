@@ -14,6 +14,7 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-hbl.at \
 	netdev-offload-hw/tests/hw-tunnel.at \
 	netdev-offload-hw/tests/hw-geneve.at \
+	netdev-offload-hw/tests/hw-conntrack-nat.at \
 	netdev-offload-hw/tests/hw-conntrack.at \
 	netdev-offload-hw/tests/hw-differential.at \
 	netdev-offload-hw/tests/hw-system.at \
@@ -25,6 +26,7 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-backend.c \
 	netdev-offload-hw/tests/test-hw-check.h \
 	netdev-offload-hw/tests/test-hw-ct-hooks.c \
+	netdev-offload-hw/tests/test-hw-ct-restore.c \
 	netdev-offload-hw/tests/test-hw-bench.c \
 	netdev-offload-hw/tests/test-hw-ct.c \
 	netdev-offload-hw/tests/test-hw-encode.c \

@@ -234,18 +234,20 @@ check_ct_accepted_at(const struct match *m, const struct ofpbuf *actions,
 /* Checks that 'rule' is a stage of zone 'zone' and recirc_id 'recirc'
  * tagged STAGE_MARK. */
 static void
-check_stage(const struct hw_rule *rule, uint16_t zone, uint32_t recirc)
+check_stage_nat(const struct hw_rule *rule, uint16_t zone, uint32_t recirc,
+                bool nat)
 {
     CHECK(rule->ct_stage);
     CHECK_EQ(rule->ct_zone, zone);
     CHECK_EQ(rule->ct_recirc, recirc);
+    CHECK_EQ(rule->ct_nat, nat);
     CHECK_EQ(rule->table, HW_TABLE_FLOW);
     CHECK(rule->pipeline);
     CHECK_EQ(rule->rewrite.set_regs, (1u << HW_REG_RECIRC)
              | (1u << HW_REG_CT) | (1u << HW_REG_STAGE));
     CHECK_EQ(rule->rewrite.set_regs, 0x26);
     CHECK_EQ(rule->rewrite.regs[HW_REG_RECIRC], recirc);
-    CHECK_EQ(rule->rewrite.regs[HW_REG_CT], zone);
+    CHECK_EQ(rule->rewrite.regs[HW_REG_CT], zone | (nat ? 0x80000000 : 0));
     CHECK_EQ(rule->rewrite.regs[HW_REG_STAGE], STAGE_MARK);
     CHECK_EQ(rule->rewrite.set, 0);
     CHECK(!rule->rewrite.pop_vlan && !rule->rewrite.push_vlan);
@@ -261,6 +263,12 @@ check_stage(const struct hw_rule *rule, uint16_t zone, uint32_t recirc)
     CHECK(!rule->full);
     CHECK_EQ(rule->outer.present, HW_HDR_IPV4 | HW_HDR_TCP);
     CHECK_EQ(hw_rule_rss_type(rule), HW_RSS_IPV4_TCP);
+}
+
+static void
+check_stage(const struct hw_rule *rule, uint16_t zone, uint32_t recirc)
+{
+    check_stage_nat(rule, zone, recirc, false);
 }
 
 /* Translate: the ct() stage. */
@@ -305,6 +313,29 @@ test_stage(void)
     ofpbuf_uninit(&actions);
 }
 
+/* ct(zone=5,nat(src=10.0.0.99)),recirc(0x1) is a stage with nat: the
+ * register of the zone gets bit 31 as well; so does ct(nat) after a
+ * ct_clear. */
+static void
+test_stage_nat(void)
+{
+    struct ofpbuf actions;
+    struct hw_rule rule;
+    struct match m;
+
+    tcp_match(&m, 0);
+    stage_actions(&actions, OVS_CT_ATTR_NAT, false);
+    CHECK_CT_ACCEPTED(&m, &actions, STAGE_MARK, &rule);
+    check_stage_nat(&rule, ZONE, RECIRC, true);
+    CHECK_EQ(rule.rewrite.regs[HW_REG_CT], 0x80000005);
+    ofpbuf_uninit(&actions);
+
+    stage_actions(&actions, OVS_CT_ATTR_NAT, true);
+    CHECK_CT_ACCEPTED(&m, &actions, STAGE_MARK, &rule);
+    check_stage_nat(&rule, ZONE, RECIRC, true);
+    ofpbuf_uninit(&actions);
+}
+
 /* What the device cannot stand for: each ct() attribute leaves a plain
  * partial rule, with the reason as a note; so does the lack of the
  * connection pipeline;
@@ -316,7 +347,6 @@ test_stage_refusals(void)
         int attr;
         const char *reason;
     } refused[] = {
-        { OVS_CT_ATTR_NAT, "ct(nat) stays in software" },
         { OVS_CT_ATTR_FORCE_COMMIT, "ct(force_commit) stays in software" },
         { OVS_CT_ATTR_MARK, "ct() setting ct_mark stays in software" },
         { OVS_CT_ATTR_LABELS, "ct() setting ct_label stays in software" },
@@ -562,8 +592,9 @@ static void
 check_conn_regs(const struct hw_rule *rule, uint32_t zone, uint32_t state,
                 uint32_t mark, uint32_t label)
 {
+    /* The rule of every stage, with nat or not. */
     CHECK_EQ(rule->reg_c[HW_REG_CT], zone);
-    CHECK_EQ(rule->reg_c_mask[HW_REG_CT], 0xffffffff);
+    CHECK_EQ(rule->reg_c_mask[HW_REG_CT], 0xffff);
     for (int i = 0; i < HW_N_REG_C; i++) {
         if (i != HW_REG_CT) {
             CHECK_EQ(rule->reg_c_mask[i], 0);
@@ -690,23 +721,175 @@ test_conn_rule(void)
     ds_destroy(&reason);
 }
 
-/* The stage's miss rule: the stage's mark in reg_c_5, counted, to RSS. */
+/* A connection with SNAT, original direction: its rule for the stages
+ * with nat translates the source address and port to the reverse of the
+ * reply tuple and sets CS_SRC_NAT; its rule for the others matches bit 31
+ * clear and translates nothing. */
 static void
-test_miss_rule(void)
+test_conn_nat(void)
 {
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    const struct hw_rewrite *rw;
+    struct hw_ct_conn_key k;
     struct hw_rule rule;
 
+    conn_key_ipv4(&k, IPPROTO_TCP, "10.0.0.1", "10.0.0.2", 1234, 80);
+    k.zone = ZONE;
+    k.stages = HW_CT_STAGES_NAT;
+    k.ct_state = CS_TRACKED | CS_ESTABLISHED | CS_SRC_NAT;
+    k.nat = true;
+    k.nat_tuple = k.tuple;
+    CHECK(inet_pton(AF_INET, "10.0.0.99", &k.nat_tuple.src.ip) == 1);
+    k.nat_tuple.src_port = htons(4000);
     memset(&rule, 0xa5, sizeof rule);
-    hw_translate_ct_miss(STAGE_MARK, &rule);
-    CHECK_EQ(rule.reg_c[HW_REG_STAGE], STAGE_MARK);
-    CHECK_EQ(rule.reg_c_mask[HW_REG_STAGE], 0xffffffff);
-    CHECK_EQ(rule.reg_c_mask[HW_REG_CT], 0);
-    CHECK_EQ(rule.outer.present, 0);
-    CHECK(!rule.has_tag);
-    CHECK(rule.count);
-    CHECK_EQ(rule.fate, HW_FATE_RSS);
-    CHECK(rule.pipeline);
-    CHECK_EQ(rule.rewrite.set_regs, 0);
+    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), 0);
+    CHECK_STR(ds_cstr(&reason), "");
+    check_rule_sane(&rule);
+    CHECK_EQ(rule.reg_c[HW_REG_CT], 0x80000005);
+    CHECK_EQ(rule.reg_c_mask[HW_REG_CT], 0x8000ffff);
+    CHECK_EQ(rule.rewrite.regs[HW_REG_CT], 0x620005);
+    rw = &rule.rewrite;
+    CHECK_EQ(rw->set, (1u << HW_SET_IPV4_SRC) | (1u << HW_SET_L4_SRC));
+    CHECK_EQ(ntohl(rw->ipv4_src), 0x0a000063);
+    CHECK_EQ(ntohs(rw->l4_src), 4000);
+    CHECK(rw->l4_tcp);
+    CHECK_EQ(ntohl(rule.outer.ipv4.src), 0x0a000001);
+    CHECK_EQ(ntohs(rule.outer.l4.src), 1234);
+
+    /* The rule of the stages without nat. */
+    k.stages = HW_CT_STAGES_PLAIN;
+    k.nat = false;
+    k.ct_state = CS_TRACKED | CS_ESTABLISHED;
+    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), 0);
+    CHECK_EQ(rule.reg_c[HW_REG_CT], 5);
+    CHECK_EQ(rule.reg_c_mask[HW_REG_CT], 0x8000ffff);
+    CHECK_EQ(rule.rewrite.set, 0);
+    CHECK_EQ(rule.rewrite.regs[HW_REG_CT], 0x220005);
+
+    /* Translation outside a rule of the stages with nat. */
+    k.nat = true;
+    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "NAT needs the rule of the stages with "
+              "nat");
+    ds_clear(&reason);
+
+    /* IPv6 UDP, DNAT: the destination address and port. */
+    memset(&k, 0, sizeof k);
+    k.tuple.l3_type = AF_INET6;
+    k.tuple.ip_proto = IPPROTO_UDP;
+    CHECK(inet_pton(AF_INET6, "2001:db8::1", &k.tuple.src.in6) == 1);
+    CHECK(inet_pton(AF_INET6, "2001:db8::80", &k.tuple.dst.in6) == 1);
+    k.tuple.src_port = htons(4000);
+    k.tuple.dst_port = htons(53);
+    k.stages = HW_CT_STAGES_NAT;
+    k.nat = true;
+    k.nat_tuple = k.tuple;
+    CHECK(inet_pton(AF_INET6, "2001:db8::5", &k.nat_tuple.dst.in6) == 1);
+    k.nat_tuple.dst_port = htons(5353);
+    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), 0);
+    rw = &rule.rewrite;
+    CHECK_EQ(rw->set, (1u << HW_SET_IPV6_DST) | (1u << HW_SET_L4_DST));
+    CHECK(in6_equal(&rw->ipv6_dst, "2001:db8::5"));
+    CHECK_EQ(ntohs(rw->l4_dst), 5353);
+    CHECK(!rw->l4_tcp);
+
+    /* Another protocol after NAT. */
+    k.nat_tuple.ip_proto = IPPROTO_TCP;
+    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "NAT to a tuple of another protocol");
+    ds_clear(&reason);
+
+    /* An ICMP echo: its addresses; its identifier never. */
+    conn_key_ipv4(&k, IPPROTO_ICMP, "10.0.0.1", "10.0.0.2", 0, 0);
+    k.tuple.icmp_id = htons(0x1234);
+    k.tuple.icmp_type = 8;
+    k.stages = HW_CT_STAGES_NAT;
+    k.nat = true;
+    k.nat_tuple = k.tuple;
+    k.nat_tuple.icmp_type = 0;
+    CHECK(inet_pton(AF_INET, "10.0.0.99", &k.nat_tuple.src.ip) == 1);
+    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), 0);
+    CHECK_EQ(rule.rewrite.set, 1u << HW_SET_IPV4_SRC);
+    CHECK_EQ(rule.outer.ext.icmp_type, 8);
+    k.nat_tuple.icmp_id = htons(0x4321);
+    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "NAT of an ICMP identifier stays in "
+              "software");
+    ds_clear(&reason);
+
+    /* ICMPv6: its checksum covers the addresses. */
+    memset(&k, 0, sizeof k);
+    k.tuple.l3_type = AF_INET6;
+    k.tuple.ip_proto = IPPROTO_ICMPV6;
+    CHECK(inet_pton(AF_INET6, "2001:db8::1", &k.tuple.src.in6) == 1);
+    CHECK(inet_pton(AF_INET6, "2001:db8::2", &k.tuple.dst.in6) == 1);
+    k.tuple.icmp_type = 128;
+    k.stages = HW_CT_STAGES_NAT;
+    k.nat = true;
+    k.nat_tuple = k.tuple;
+    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), 0);
+    CHECK_EQ(rule.rewrite.set, 0);
+    CHECK(inet_pton(AF_INET6, "2001:db8::9", &k.nat_tuple.src.in6) == 1);
+    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "NAT of ICMPv6 stays in software: the "
+              "device does not update its checksum");
+    ds_destroy(&reason);
+}
+
+/* A stage's misses: its mark in reg_c_5, counted, to RSS, in the
+ * connection and the post-conntrack table; a stage with nat has the
+ * post-conntrack table's split by the NAT bits of the state, and those
+ * with one set tag the packet with the restore tag. */
+static void
+test_miss_rules(void)
+{
+    struct hw_rule misses[HW_MAX_CT_MISSES];
+    uint32_t levels[HW_MAX_CT_MISSES];
+    struct hw_rule stage;
+
+    memset(&stage, 0, sizeof stage);
+    stage.ct_stage = true;
+    stage.tag = STAGE_MARK;
+    memset(misses, 0xa5, sizeof misses);
+    CHECK_EQ(hw_translate_ct_misses(&stage, misses, levels), 2);
+    CHECK_EQ(levels[0], HW_LEVEL_CT);
+    CHECK_EQ(levels[1], HW_LEVEL_POST_CT);
+    for (int i = 0; i < 2; i++) {
+        const struct hw_rule *rule = &misses[i];
+
+        CHECK_EQ(rule->reg_c[HW_REG_STAGE], STAGE_MARK);
+        CHECK_EQ(rule->reg_c_mask[HW_REG_STAGE], 0xffffffff);
+        CHECK_EQ(rule->reg_c_mask[HW_REG_CT], 0);
+        CHECK_EQ(rule->outer.present, 0);
+        CHECK(!rule->has_tag);
+        CHECK(rule->count);
+        CHECK_EQ(rule->fate, HW_FATE_RSS);
+        CHECK(rule->pipeline);
+        CHECK_EQ(rule->rewrite.set_regs, 0);
+    }
+
+    stage.ct_nat = true;
+    CHECK_EQ(hw_translate_ct_misses(&stage, misses, levels), 4);
+    CHECK_EQ(levels[0], HW_LEVEL_CT);
+    CHECK_EQ(misses[0].reg_c_mask[HW_REG_CT], 0);
+    CHECK_EQ(levels[1], HW_LEVEL_POST_CT);
+    CHECK_EQ(misses[1].reg_c[HW_REG_CT], 0);
+    CHECK_EQ(misses[1].reg_c_mask[HW_REG_CT], 0xc00000);
+    CHECK(!misses[1].has_tag);
+    for (int i = 2; i < 4; i++) {
+        const struct hw_rule *rule = &misses[i];
+        uint32_t bit = i == 2 ? 0x400000 : 0x800000;
+
+        CHECK_EQ(levels[i], HW_LEVEL_POST_CT);
+        CHECK_EQ(rule->reg_c[HW_REG_STAGE], STAGE_MARK);
+        CHECK_EQ(rule->reg_c_mask[HW_REG_STAGE], 0xffffffff);
+        CHECK_EQ(rule->reg_c[HW_REG_CT], bit);
+        CHECK_EQ(rule->reg_c_mask[HW_REG_CT], bit);
+        CHECK(rule->has_tag);
+        CHECK_EQ(rule->tag, STAGE_MARK | 0x800000);
+        CHECK(rule->count);
+        CHECK_EQ(rule->fate, HW_FATE_RSS);
+    }
 }
 
 /* On the NIC model. */
@@ -1229,12 +1412,14 @@ test_hw_ct_main(int argc, char *argv[])
 {
     static const struct test_hw_case tests[] = {
         { "stage", test_stage },
+        { "stage-nat", test_stage_nat },
         { "stage-refusals", test_stage_refusals },
         { "post-match", test_post_match },
         { "post-match-refusals", test_post_match_refusals },
         { "post-actions", test_post_actions },
         { "conn-rule", test_conn_rule },
-        { "miss-rule", test_miss_rule },
+        { "conn-nat", test_conn_nat },
+        { "miss-rules", test_miss_rules },
         { "pipeline-established", test_pipeline_established },
         { "pipeline-registers", test_pipeline_registers },
         { "pipeline-generic-misses", test_pipeline_generic_misses },

@@ -77,23 +77,25 @@ test_actions(void)
     CHECK_EQ(rule.fate, HW_FATE_RSS);
     CHECK(!rule.full);
 
-    /* Marks: 1 .. 2^24 - 1. */
+    /* Marks: 1 .. 2^23 - 1; the tags above are conntrack's restore
+     * tags. */
     CHECK_EQ(translate_mark(&match, &actions, 1, &rule, NULL), 0);
     CHECK_EQ(rule.tag, 1);
-    CHECK_EQ(translate_mark(&match, &actions, 0xffffff, &rule, NULL), 0);
-    CHECK_EQ(rule.tag, 0xffffff);
-    CHECK_EQ(translate_mark(&match, &actions, 0x1000000, &rule, &reason),
+    CHECK_EQ(translate_mark(&match, &actions, 0x7fffff, &rule, NULL), 0);
+    CHECK_EQ(rule.tag, 0x7fffff);
+    CHECK_EQ(translate_mark(&match, &actions, 0x800000, &rule, &reason),
              EINVAL);
     CHECK_STR(ds_cstr(&reason),
-              "flow mark 16777216 does not fit the 24-bit tag");
+              "flow mark 8388608 does not fit the tag (1 to 8388607)");
     ds_clear(&reason);
     CHECK_EQ(translate_mark(&match, &actions, 0, &rule, &reason), EINVAL);
-    CHECK_STR(ds_cstr(&reason), "flow mark 0 does not fit the 24-bit tag");
+    CHECK_STR(ds_cstr(&reason),
+              "flow mark 0 does not fit the tag (1 to 8388607)");
     ds_clear(&reason);
     CHECK_EQ(translate_mark(&match, &actions, UINT32_MAX, &rule, &reason),
              EINVAL);
     CHECK_STR(ds_cstr(&reason),
-              "flow mark 4294967295 does not fit the 24-bit tag");
+              "flow mark 4294967295 does not fit the tag (1 to 8388607)");
     ds_clear(&reason);
 
     /* A refused match wins over a bad mark and is reported first. */

@@ -21,6 +21,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-coverage.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-ct-hooks.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-ct-hooks.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-ct-restore.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-ct-restore.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-ct.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-ct.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-dev.c \

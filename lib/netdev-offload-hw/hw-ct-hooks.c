@@ -31,7 +31,8 @@ hw_ct_hooks_conn_add(const struct ct_offload_conn *conn)
         .id = conn->id,
         .zone = conn->zone,
         .tuple = { conn->orig, conn->reply },
-        .nat = conn->nat,
+        .nat = ((conn->nat & CT_OFFLOAD_SNAT ? HW_CT_NAT_SRC : 0)
+                | (conn->nat & CT_OFFLOAD_DNAT ? HW_CT_NAT_DST : 0)),
         .mark = conn->mark,
         .label = conn->label,
         .in_port = { conn->in_port[0], conn->in_port[1] },

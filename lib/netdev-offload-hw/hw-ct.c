@@ -23,6 +23,7 @@
 #include "coverage.h"
 #include "hash.h"
 #include "hw-coverage.h"
+#include "hw-ct-restore.h"
 #include "hw-flow-dr.h"
 #include "hw-offload-private.h"
 #include "hw-rule.h"
@@ -77,10 +78,24 @@ struct hw_ct_override {
     struct hw_flow_dr flow;
 };
 
+/* The rule of one direction of a connection with NAT for the stages with
+ * nat, which translates the packets, on the port of the direction's plain
+ * rule. */
+struct hw_ct_nat_rule {
+    bool installed;
+    struct hw_flow_dr flow;
+    struct hw_ct_restore_dir *restore;  /* While 'installed'. */
+    uint64_t packets;                   /* At the last read. */
+    uint64_t bytes;
+    char *why;                          /* Why it is not installed. */
+};
+
 /* One direction of a connection. */
 struct hw_ct_dir {
     struct hw_ct_port *ctport;          /* Where its rule is, or NULL. */
-    struct hw_flow_dr flow;
+    struct hw_flow_dr flow;             /* For all stages, or for those
+                                         * without nat if 'nat'. */
+    struct hw_ct_nat_rule *nat;         /* A connection with NAT. */
     uint64_t packets;                   /* At the last read. */
     uint64_t bytes;
     char *why;                          /* Why it has no rule, or NULL. */
@@ -180,9 +195,6 @@ hw_ct_conn_add(const struct hw_ct_conn_info *info)
     int refused = -1;
     struct hw_ct_conn *conn;
 
-    /* A connection with NAT is no different: a stage's ct() has no nat()
-     * (translate refuses it), and without nat() conntrack does not
-     * translate either, it only finds the connection by either tuple. */
     if (proto != IPPROTO_TCP && proto != IPPROTO_UDP
         && proto != IPPROTO_ICMP && proto != IPPROTO_ICMPV6) {
         refused = 0;
@@ -197,6 +209,9 @@ hw_ct_conn_add(const struct hw_ct_conn_info *info)
     }
     conn = xzalloc(sizeof *conn);
     conn->info = *info;
+    for (int d = 0; info->nat && d < 2; d++) {
+        conn->dir[d].nat = xzalloc(sizeof *conn->dir[d].nat);
+    }
     hmap_insert(&hw_ct_conns, &conn->node, hw_ct_id_hash(info->id));
     hw_ct_schedule(conn);
     ovs_mutex_unlock(&hw_ct_mutex);
@@ -239,6 +254,15 @@ hw_ct_conn_poll(struct hw_ct_conn *conn)
             dir->packets = packets;
             dir->bytes = bytes;
         }
+        if (dir->nat && dir->nat->installed
+            && !hw_flow_dr_read(&dir->ctport->dev, &dir->nat->flow,
+                                &packets, &bytes)) {
+            if (packets > dir->nat->packets) {
+                conn->used = time_msec();
+            }
+            dir->nat->packets = packets;
+            dir->nat->bytes = bytes;
+        }
     }
 }
 
@@ -266,24 +290,59 @@ hw_ct_dir_set_why(struct hw_ct_dir *dir, const char *why)
     dir->why = why ? xstrdup(why) : NULL;
 }
 
-/* The connection table's key of direction 'd' of 'conn'. */
+/* What conntrack's nat_packet() does to the packets of direction 'd' of
+ * 'conn', a connection with NAT: they leave with the reverse of the other
+ * direction's tuple (an ICMP echo keeps its identifier), and the state
+ * says which address changed. */
+static uint8_t
+hw_ct_nat_tuple(const struct hw_ct_conn *conn, int d,
+                struct ct_dpif_tuple *nat_tuple)
+{
+    const struct ct_dpif_tuple *other = &conn->info.tuple[!d];
+    bool snat = conn->info.nat & HW_CT_NAT_SRC;
+
+    *nat_tuple = *other;
+    nat_tuple->src = other->dst;
+    nat_tuple->dst = other->src;
+    if (other->ip_proto == IPPROTO_TCP || other->ip_proto == IPPROTO_UDP) {
+        nat_tuple->src_port = other->dst_port;
+        nat_tuple->dst_port = other->src_port;
+    }
+    /* The reply direction gets the opposite translation. */
+    return snat != (d == 1) ? CS_SRC_NAT : CS_DST_NAT;
+}
+
+/* The connection table's key of direction 'd' of 'conn', for the rule of
+ * 'stages'. */
 static void
 hw_ct_conn_key(const struct hw_ct_conn *conn, int d,
-               struct hw_ct_conn_key *key)
+               enum hw_ct_stages stages, struct hw_ct_conn_key *key)
 {
     memset(key, 0, sizeof *key);
     key->tuple = conn->info.tuple[d];
     key->zone = conn->info.zone;
+    key->stages = stages;
     key->ct_state = CS_TRACKED | CS_ESTABLISHED | (d ? CS_REPLY_DIR : 0);
     key->mark = conn->info.mark;
     key->label = conn->info.label.u64.lo;
+    if (stages == HW_CT_STAGES_NAT) {
+        key->nat = true;
+        key->ct_state |= hw_ct_nat_tuple(conn, d, &key->nat_tuple);
+    }
 }
 
-/* Puts an override ahead of the rule of direction 'd' of 'conn' on
- * 'ctport', which the device refused to destroy. */
+/* The stages the plain rule of 'conn' takes. */
+static enum hw_ct_stages
+hw_ct_plain_stages(const struct hw_ct_conn *conn)
+{
+    return conn->info.nat ? HW_CT_STAGES_PLAIN : HW_CT_STAGES_ALL;
+}
+
+/* Puts an override ahead of the rule for 'stages' of direction 'd' of
+ * 'conn' on 'ctport', which the device refused to destroy. */
 static void
 hw_ct_override(struct hw_ct_port *ctport, const struct hw_ct_conn *conn,
-               int d)
+               int d, enum hw_ct_stages stages)
     OVS_REQUIRES(hw_ct_mutex)
 {
     struct hw_ct_override *o = xzalloc(sizeof *o);
@@ -292,7 +351,7 @@ hw_ct_override(struct hw_ct_port *ctport, const struct hw_ct_conn *conn,
     struct hw_rule rule;
     int error;
 
-    hw_ct_conn_key(conn, d, &key);
+    hw_ct_conn_key(conn, d, stages, &key);
     error = hw_translate_ct_conn(&key, &rule, &reason);
     if (!error) {
         hw_rule_make_override(&rule);
@@ -316,7 +375,38 @@ hw_ct_override(struct hw_ct_port *ctport, const struct hw_ct_conn *conn,
     ds_destroy(&reason);
 }
 
-/* Destroys the rule of direction 'd' of 'conn', which keeps what it
+/* Destroys the NAT rule of direction 'd' of 'conn', which keeps what it
+ * counted, then its restore record. */
+static void
+hw_ct_nat_uninstall(struct hw_ct_conn *conn, int d)
+    OVS_REQUIRES(hw_ct_mutex)
+{
+    struct hw_ct_dir *dir = &conn->dir[d];
+    struct hw_ct_port *ctport = dir->ctport;
+    struct hw_ct_nat_rule *nat = dir->nat;
+    const char *step = NULL;
+    int error;
+
+    if (!nat || !nat->installed) {
+        return;
+    }
+    error = hw_flow_dr_uninstall(ctport->dev.pipeline, &ctport->dev,
+                                 &nat->flow, &step);
+    if (nat->flow.final_valid) {
+        nat->packets = nat->flow.final_packets;
+        nat->bytes = nat->flow.final_bytes;
+    }
+    if (error) {
+        hw_stale_add_dr(ctport->dev.pipeline, &ctport->dev, &nat->flow,
+                        step, error);
+        hw_ct_override(ctport, conn, d, HW_CT_STAGES_NAT);
+    }
+    hw_ct_restore_dir_del(nat->restore);
+    nat->restore = NULL;
+    nat->installed = false;
+}
+
+/* Destroys the rules of direction 'd' of 'conn', which keep what they
  * counted. */
 static void
 hw_ct_dir_uninstall(struct hw_ct_conn *conn, int d, const char *why)
@@ -330,6 +420,7 @@ hw_ct_dir_uninstall(struct hw_ct_conn *conn, int d, const char *why)
     if (!ctport) {
         return;
     }
+    hw_ct_nat_uninstall(conn, d);
     error = hw_flow_dr_uninstall(ctport->dev.pipeline, &ctport->dev,
                                  &dir->flow, &step);
     if (dir->flow.final_valid) {
@@ -340,7 +431,7 @@ hw_ct_dir_uninstall(struct hw_ct_conn *conn, int d, const char *why)
         /* It stays the device's until a retry destroys it. */
         hw_stale_add_dr(ctport->dev.pipeline, &ctport->dev, &dir->flow,
                         step, error);
-        hw_ct_override(ctport, conn, d);
+        hw_ct_override(ctport, conn, d, hw_ct_plain_stages(conn));
     }
     dir->ctport = NULL;
     hw_ct_dir_set_why(dir, why);
@@ -358,6 +449,56 @@ hw_ct_port_find(odp_port_t odp_port)
         }
     }
     return NULL;
+}
+
+/* Installs the NAT rule of direction 'd' of 'conn', a connection with
+ * NAT, beside its plain rule.  Without it the stages with nat send the
+ * direction's packets to software. */
+static void
+hw_ct_nat_install(struct hw_ct_conn *conn, int d)
+    OVS_REQUIRES(hw_ct_mutex)
+{
+    struct hw_ct_dir *dir = &conn->dir[d];
+    struct hw_ct_port *ctport = dir->ctport;
+    struct hw_ct_nat_rule *nat = dir->nat;
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct hw_ct_conn_key key;
+    struct hw_rule rule;
+    int error;
+
+    if (!nat || nat->installed) {
+        return;
+    }
+    hw_ct_conn_key(conn, d, HW_CT_STAGES_NAT, &key);
+    error = hw_translate_ct_conn(&key, &rule, &reason);
+    if (!error) {
+        /* Before the rule: a packet it translates may miss at once. */
+        nat->restore = hw_ct_restore_dir_add(&key.nat_tuple, key.zone,
+                                             key.ct_state, conn->info.mark,
+                                             conn->info.label,
+                                             &conn->info.tuple[0]);
+        error = hw_flow_dr_install_at(ctport->dev.pipeline, &ctport->dev,
+                                      HW_LEVEL_CT, HW_PRIO_UNTAGGED, NULL,
+                                      &rule, &nat->flow, &reason);
+        if (error) {
+            hw_ct_restore_dir_del(nat->restore);
+            nat->restore = NULL;
+        }
+    }
+    free(nat->why);
+    nat->why = NULL;
+    if (error) {
+        HW_COVERAGE_INC(hw_ct_rule_failed);
+        VLOG_WARN_RL(&rl, "%s: NAT rule of a connection: %s; its "
+                     "translated packets stay in software", ctport->name,
+                     ds_cstr(&reason));
+        nat->why = ds_steal_cstr(&reason);
+    } else {
+        HW_COVERAGE_INC(hw_ct_rule_installed);
+        nat->installed = true;
+        nat->packets = nat->bytes = 0;
+    }
+    ds_destroy(&reason);
 }
 
 /* Installs the rule of direction 'd' of 'conn' on the port its packets
@@ -386,7 +527,7 @@ hw_ct_dir_install(struct hw_ct_conn *conn, int d)
         return;
     }
 
-    hw_ct_conn_key(conn, d, &key);
+    hw_ct_conn_key(conn, d, hw_ct_plain_stages(conn), &key);
     error = hw_translate_ct_conn(&key, &rule, &reason);
     if (!error) {
         error = hw_flow_dr_install_at(ctport->dev.pipeline, &ctport->dev,
@@ -403,6 +544,7 @@ hw_ct_dir_install(struct hw_ct_conn *conn, int d)
         dir->ctport = ctport;
         dir->packets = dir->bytes = 0;
         hw_ct_dir_set_why(dir, NULL);
+        hw_ct_nat_install(conn, d);
     }
     ds_destroy(&reason);
 }
@@ -414,6 +556,10 @@ hw_ct_conn_free(struct hw_ct_conn *conn)
     for (int d = 0; d < 2; d++) {
         hw_ct_dir_uninstall(conn, d, NULL);
         hw_ct_dir_set_why(&conn->dir[d], NULL);
+        if (conn->dir[d].nat) {
+            free(conn->dir[d].nat->why);
+            free(conn->dir[d].nat);
+        }
     }
     HW_COVERAGE_INC(hw_ct_conn_removed);
     free(conn);
@@ -603,6 +749,19 @@ hw_ct_format_dir(const struct hw_ct_conn *conn, int d, struct ds *s)
         ds_put_format(s, " software: %s\n",
                       dir->why ? dir->why : "not yet in the device");
     }
+    if (dir->nat && dir->nat->installed) {
+        struct ct_dpif_tuple nat_tuple;
+
+        hw_ct_nat_tuple(conn, d, &nat_tuple);
+        ds_put_cstr(s, "    nat: to (");
+        ct_dpif_format_tuple(s, &nat_tuple);
+        ds_put_format(s, ") hw packets=%"PRIu64" bytes=%"PRIu64"\n",
+                      dir->nat->packets, dir->nat->bytes);
+    } else if (dir->nat && dir->ctport) {
+        ds_put_format(s, "    nat: software: %s\n",
+                      dir->nat->why ? dir->nat->why
+                                    : "not yet in the device");
+    }
 }
 
 /* Orders connections by zone, then original tuple, so that the dump is
@@ -649,8 +808,10 @@ hw_ct_unixctl_dump_conns(struct unixctl_conn *uconn, int argc OVS_UNUSED,
         long long int used = conns[i]->used;
 
         conn = conns[i];
-        ds_put_format(&s, "zone=%"PRIu16" mark=%#"PRIx32" used=",
-                      conn->info.zone, conn->info.mark);
+        ds_put_format(&s, "zone=%"PRIu16" mark=%#"PRIx32"%s used=",
+                      conn->info.zone, conn->info.mark,
+                      (conn->info.nat & HW_CT_NAT_SRC ? " snat"
+                       : conn->info.nat & HW_CT_NAT_DST ? " dnat" : ""));
         if (used) {
             ds_put_format(&s, "%.1fs", (time_msec() - used) / 1000.0);
         } else {

@@ -25,7 +25,9 @@
  * packets arrive by a hw port with the connection pipeline (hw-rule.h,
  * HW_REG_RECIRC) gets a rule in that port's connection table: its tuple and
  * zone set the conntrack registers and jump to the post-conntrack table
- * (hw_translate_ct_conn()).  The calls from conntrack never block on the
+ * (hw_translate_ct_conn()); a connection with NAT has a second rule per
+ * direction, for the stages with nat, that translates the packets
+ * (hw-ct-restore.h).  The calls from conntrack never block on the
  * device: a thread of this module installs and destroys the rules.
  * Conntrack asks how recently the device saw a connection's packets
  * (hw_ct_conn_used()) before it expires it.
@@ -43,13 +45,19 @@ struct ds;
 struct hw_offload_port;
 struct ibv_qp;
 
+#define HW_CT_NAT_SRC 1
+#define HW_CT_NAT_DST 2
+
 /* What the core needs of a connection. */
 struct hw_ct_conn_info {
     const void *id;                 /* Conntrack's, until hw_ct_conn_del(). */
     uint16_t zone;
     struct ct_dpif_tuple tuple[2];  /* Original, reply direction, as their
                                      * packets carry them. */
-    bool nat;
+    uint8_t nat;                    /* HW_CT_NAT_SRC or HW_CT_NAT_DST: what
+                                     * a ct() with nat does to the original
+                                     * direction (the reply gets the
+                                     * opposite); 0 for nothing. */
     uint32_t mark;
     ovs_u128 label;
     odp_port_t in_port[2];          /* ODPP_NONE if not seen yet. */
@@ -61,8 +69,9 @@ bool hw_ct_enabled(void);
 void hw_ct_set_enabled(bool);
 
 /* Conntrack's calls.  hw_ct_conn_add() returns false, and counts the
- * reason, for a connection the device cannot have (NAT, ICMP...): it is
- * then not this module's and no hw_ct_conn_del() follows. */
+ * reason, for a connection the device cannot have (a protocol other than
+ * TCP, UDP, ICMP and ICMPv6): it is then not this module's and no
+ * hw_ct_conn_del() follows. */
 bool hw_ct_conn_add(const struct hw_ct_conn_info *);
 void hw_ct_conn_del(const void *id);
 long long int hw_ct_conn_used(const void *id);

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "hw-ct-restore.h"
 #include "hw-dev.h"
 #include "hw-encode.h"
 #include "hw-flow-dr.h"
@@ -76,7 +77,7 @@ static void
 hw_flow_release_ct_misses(const struct netdev_hw_device *dev,
                           struct hw_flow *flow)
 {
-    for (size_t i = 0; dev && i < HW_N_CT_MISSES; i++) {
+    for (size_t i = 0; dev && i < flow->n_ct_misses; i++) {
         struct hw_flow_dr *miss = &flow->ct_misses[i];
         const char *step = NULL;
         int error;
@@ -85,7 +86,7 @@ hw_flow_release_ct_misses(const struct netdev_hw_device *dev,
             continue;
         }
         error = hw_flow_dr_uninstall(flow->pipeline, dev, miss, &step);
-        if (miss->final_valid) {
+        if (miss->final_valid && i < HW_N_CT_PLAIN_MISSES) {
             flow->ct_miss_packets += miss->final_packets;
             flow->ct_miss_bytes += miss->final_bytes;
         }
@@ -95,6 +96,10 @@ hw_flow_release_ct_misses(const struct netdev_hw_device *dev,
     }
     free(flow->ct_misses);
     flow->ct_misses = NULL;
+    flow->n_ct_misses = 0;
+    /* After its restore misses: no packet gets its tag any more. */
+    hw_ct_restore_stage_del(flow->ct_restore);
+    flow->ct_restore = NULL;
 }
 
 /* hw_flow_destroy__() for a rule in the pipeline of tables. */
@@ -207,25 +212,33 @@ hw_flow_encode(const struct hw_flow *flow, const struct hw_rule *rule,
     hw_encode_flow(rule, &handles, flow->port_num, attr);
 }
 
-/* The misses of the stage 'rule' (hw_translate_ct_miss()), made before
+/* The misses of the stage 'rule' (hw_translate_ct_misses()), made before
  * the stage, so that every packet it sends to the connection table is
- * counted where it leaves the device. */
+ * counted where it leaves the device.  The misses of one table match
+ * disjoint packets: they share a priority. */
 static int
 hw_flow_install_ct_misses(const struct netdev_hw_device *dev,
                           struct ibv_qp *dest, const struct hw_rule *rule,
                           struct hw_flow *flow, struct ds *reason)
 {
-    static const uint32_t levels[HW_N_CT_MISSES] = {
-        HW_LEVEL_CT, HW_LEVEL_POST_CT,
-    };
-    struct hw_rule miss;
+    struct hw_rule misses[HW_MAX_CT_MISSES];
+    uint32_t levels[HW_MAX_CT_MISSES];
+    size_t n;
 
-    hw_translate_ct_miss(rule->tag, &miss);
-    flow->ct_misses = xcalloc(HW_N_CT_MISSES, sizeof *flow->ct_misses);
-    for (size_t i = 0; i < HW_N_CT_MISSES; i++) {
+    n = hw_translate_ct_misses(rule, misses, levels);
+    if (rule->ct_nat) {
+        /* Before any packet can get its restore tag. */
+        flow->ct_restore = hw_ct_restore_stage_add(rule->tag,
+                                                   rule->ct_recirc,
+                                                   rule->ct_zone);
+    }
+    flow->ct_misses = xcalloc(n, sizeof *flow->ct_misses);
+    flow->n_ct_misses = n;
+    for (size_t i = 0; i < n; i++) {
         int error = hw_flow_dr_install_at(dev->pipeline, dev, levels[i],
-                                          HW_PRIO_PIPELINE_JUMP, dest, &miss,
-                                          &flow->ct_misses[i], reason);
+                                          HW_PRIO_PIPELINE_JUMP, dest,
+                                          &misses[i], &flow->ct_misses[i],
+                                          reason);
         if (error) {
             ds_put_cstr(reason, " (stage miss)");
             return error;
@@ -425,7 +438,8 @@ hw_flow_read(const struct netdev_hw_device *dev, const struct hw_flow *flow,
 
         /* The misses first: a packet they count was counted by the stage
          * before, so the difference never goes below the truth. */
-        for (size_t i = 0; flow->ct_misses && i < HW_N_CT_MISSES; i++) {
+        for (size_t i = 0; i < MIN(flow->n_ct_misses, HW_N_CT_PLAIN_MISSES);
+             i++) {
             uint64_t p, b;
 
             if (!hw_flow_dr_read(dev, &flow->ct_misses[i], &p, &b)) {
@@ -471,12 +485,13 @@ hw_flow_format(const struct hw_flow *flow, const struct hw_rule *rule,
     if (flow->dr) {
         hw_flow_dr_format(flow->dr, rule, s);
         if (flow->ct_misses) {
-            struct hw_rule miss;
+            struct hw_rule misses[HW_MAX_CT_MISSES];
+            uint32_t levels[HW_MAX_CT_MISSES];
 
-            hw_translate_ct_miss(rule->tag, &miss);
-            for (size_t i = 0; i < HW_N_CT_MISSES; i++) {
+            hw_translate_ct_misses(rule, misses, levels);
+            for (size_t i = 0; i < flow->n_ct_misses; i++) {
                 ds_put_cstr(s, "; miss ");
-                hw_flow_dr_format(&flow->ct_misses[i], &miss, s);
+                hw_flow_dr_format(&flow->ct_misses[i], &misses[i], s);
             }
         }
         return;

@@ -37,12 +37,11 @@
 #include "openvswitch/ofpbuf.h"
 
 struct ds;
+struct hw_ct_restore_stage;
 struct hw_flow_dr;
 struct hw_pipeline;
 struct hw_rule;
 struct netdev_hw_device;
-
-#define HW_N_CT_MISSES 2
 
 struct hw_flow {
     struct ibv_counters *counters;      /* NULL if the rule counts nothing. */
@@ -68,9 +67,11 @@ struct hw_flow {
     struct hw_flow_dr *ct_misses;       /* A stage of the connection
                                          * pipeline: its miss rules in the
                                          * connection and post-conntrack
-                                         * tables (HW_N_CT_MISSES), which
-                                         * count what went back to
+                                         * tables (hw_translate_ct_misses()),
+                                         * which count what went back to
                                          * software. */
+    size_t n_ct_misses;
+    struct hw_ct_restore_stage *ct_restore; /* A stage with nat. */
     uint64_t ct_miss_packets;           /* What destroyed misses counted. */
     uint64_t ct_miss_bytes;
     bool uninstalled;

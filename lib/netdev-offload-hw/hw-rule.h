@@ -248,6 +248,17 @@ enum hw_fate {
 #define HW_LEVEL_CT      2
 #define HW_LEVEL_POST_CT 3
 
+/* NAT (hw-ct-restore.h).  The stage of a ct() with nat sets this bit of
+ * HW_REG_CT besides the zone: the connection table then translates the
+ * packets of a connection with NAT, and sets CS_SRC_NAT or CS_DST_NAT in
+ * the state.  A translated packet that misses the post-conntrack table
+ * cannot run its stage again in software: it leaves the device tagged
+ * with its stage's mark plus HW_TAG_CT_RESTORE, and software restores the
+ * metadata it had after conntrack.  Flow marks stay below that bit. */
+#define HW_CT_REG_NAT      (1u << 31)
+#define HW_TAG_CT_RESTORE  (1u << 23)
+#define HW_TAG_MAX         (HW_TAG_CT_RESTORE - 1)
+
 /* The table of the pipeline a datapath rule goes to. */
 enum hw_table {
     HW_TABLE_FLOW,              /* recirc_id 0: the port's flow table. */
@@ -304,6 +315,7 @@ struct hw_rule {
     bool ct_stage;              /* Jumps to the connection table. */
     uint16_t ct_zone;           /* With 'ct_stage': the ct() zone... */
     uint32_t ct_recirc;         /* ...and the recirc_id after it. */
+    bool ct_nat;                /* With 'ct_stage': the ct() has nat. */
 };
 
 /* Verbs priorities used by the plugin (0 is matched first, 15 is the last

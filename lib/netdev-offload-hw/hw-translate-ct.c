@@ -89,15 +89,17 @@ hw_translate_ct_match(const struct flow *key, struct flow *mask,
     return 0;
 }
 
-/* ct() of a stage: returns 0 and the zone, or refuses what software must
- * do itself even for a connection the device has. */
+/* ct() of a stage: returns 0, the zone and whether it has nat, or refuses
+ * what software must do itself even for a connection the device has. */
 static int
-xlate_ct_attrs(const struct nlattr *ct, uint16_t *zonep, struct ds *reason)
+xlate_ct_attrs(const struct nlattr *ct, uint16_t *zonep, bool *natp,
+               struct ds *reason)
 {
     const struct nlattr *a;
     size_t left;
 
     *zonep = 0;
+    *natp = false;
     NL_NESTED_FOR_EACH (a, left, ct) {
         switch (nl_attr_type(a)) {
         case OVS_CT_ATTR_ZONE:
@@ -119,7 +121,10 @@ xlate_ct_attrs(const struct nlattr *ct, uint16_t *zonep, struct ds *reason)
         case OVS_CT_ATTR_HELPER:
             return CT_REFUSE(reason, "ct(helper) stays in software");
         case OVS_CT_ATTR_NAT:
-            return CT_REFUSE(reason, "ct(nat) stays in software");
+            /* A connection applies the NAT it was committed with; a range
+             * here only matters to a new one, which is software's. */
+            *natp = true;
+            break;
         case OVS_CT_ATTR_TIMEOUT:
             return CT_REFUSE(reason, "ct(timeout) stays in software");
         default:
@@ -139,6 +144,7 @@ hw_translate_ct_stage(const struct nlattr *actions, size_t actions_len,
     const struct nlattr *a;
     uint16_t zone;
     size_t left;
+    bool nat;
     int error;
 
     NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
@@ -157,7 +163,7 @@ hw_translate_ct_stage(const struct nlattr *actions, size_t actions_len,
     if (!ct || !recirc) {
         return ENOENT;
     }
-    error = xlate_ct_attrs(ct, &zone, reason);
+    error = xlate_ct_attrs(ct, &zone, &nat, reason);
     if (error) {
         return error;
     }
@@ -165,11 +171,12 @@ hw_translate_ct_stage(const struct nlattr *actions, size_t actions_len,
     rule->ct_stage = true;
     rule->ct_zone = zone;
     rule->ct_recirc = nl_attr_get_u32(recirc);
+    rule->ct_nat = nat;
     rule->pipeline = true;
     rule->rewrite.set_regs |= ((1u << HW_REG_RECIRC) | (1u << HW_REG_CT)
                                | (1u << HW_REG_STAGE));
     rule->rewrite.regs[HW_REG_RECIRC] = rule->ct_recirc;
-    rule->rewrite.regs[HW_REG_CT] = zone;
+    rule->rewrite.regs[HW_REG_CT] = zone | (nat ? HW_CT_REG_NAT : 0);
     rule->rewrite.regs[HW_REG_STAGE] = p->flow_mark;
     rule->has_tag = true;
     rule->tag = p->flow_mark;
@@ -224,6 +231,63 @@ hw_translate_ct_post_actions(const struct nlattr *actions,
                              "the state the device keeps",
                              hw_translate_action_name(type));
         }
+    }
+    return 0;
+}
+
+/* The rewrite of a connection's packets to 'n', the tuple they leave the
+ * connection table with ('k->nat_tuple'). */
+static int
+xlate_ct_nat(const struct hw_ct_conn_key *k, bool icmp, struct hw_rule *rule,
+             struct ds *reason)
+{
+    const struct ct_dpif_tuple *t = &k->tuple;
+    const struct ct_dpif_tuple *n = &k->nat_tuple;
+    struct hw_rewrite *rw = &rule->rewrite;
+
+    if (t->l3_type == AF_INET) {
+        if (n->src.ip != t->src.ip) {
+            rw->set |= 1u << HW_SET_IPV4_SRC;
+            rw->ipv4_src = n->src.ip;
+        }
+        if (n->dst.ip != t->dst.ip) {
+            rw->set |= 1u << HW_SET_IPV4_DST;
+            rw->ipv4_dst = n->dst.ip;
+        }
+    } else {
+        if (!ipv6_addr_equals(&n->src.in6, &t->src.in6)) {
+            rw->set |= 1u << HW_SET_IPV6_SRC;
+            rw->ipv6_src = n->src.in6;
+        }
+        if (!ipv6_addr_equals(&n->dst.in6, &t->dst.in6)) {
+            rw->set |= 1u << HW_SET_IPV6_DST;
+            rw->ipv6_dst = n->dst.in6;
+        }
+    }
+
+    if (icmp) {
+        /* Conntrack translates an echo's addresses, never its
+         * identifier. */
+        if (n->icmp_id != t->icmp_id) {
+            return CT_REFUSE(reason, "NAT of an ICMP identifier stays in "
+                             "software");
+        }
+        if (t->ip_proto == IPPROTO_ICMPV6 && rw->set) {
+            /* Its checksum covers the addresses; the device updates the
+             * IPv4, TCP and UDP checksums only. */
+            return CT_REFUSE(reason, "NAT of ICMPv6 stays in software: "
+                             "the device does not update its checksum");
+        }
+        return 0;
+    }
+    rw->l4_tcp = t->ip_proto == IPPROTO_TCP;
+    if (n->src_port != t->src_port) {
+        rw->set |= 1u << HW_SET_L4_SRC;
+        rw->l4_src = n->src_port;
+    }
+    if (n->dst_port != t->dst_port) {
+        rw->set |= 1u << HW_SET_L4_DST;
+        rw->l4_dst = n->dst_port;
     }
     return 0;
 }
@@ -296,9 +360,32 @@ hw_translate_ct_conn(const struct hw_ct_conn_key *k, struct hw_rule *rule,
     }
 
 regs:
-    /* The zone the stage wrote, then the state the packet leaves with. */
+    if (k->nat) {
+        int error;
+
+        if (k->stages != HW_CT_STAGES_NAT) {
+            return CT_REFUSE(reason, "NAT needs the rule of the stages "
+                             "with nat");
+        }
+        if (t->l3_type != k->nat_tuple.l3_type
+            || t->ip_proto != k->nat_tuple.ip_proto) {
+            return CT_REFUSE(reason, "NAT to a tuple of another protocol");
+        }
+        error = xlate_ct_nat(k, icmp, rule, reason);
+        if (error) {
+            return error;
+        }
+    }
+
+    /* The zone the stage wrote, and whether it has nat, then the state the
+     * packet leaves with. */
     rule->reg_c[HW_REG_CT] = k->zone;
-    rule->reg_c_mask[HW_REG_CT] = UINT32_MAX;
+    rule->reg_c_mask[HW_REG_CT] = UINT16_MAX;
+    if (k->stages != HW_CT_STAGES_ALL) {
+        rule->reg_c[HW_REG_CT] |= (k->stages == HW_CT_STAGES_NAT
+                                   ? HW_CT_REG_NAT : 0);
+        rule->reg_c_mask[HW_REG_CT] |= HW_CT_REG_NAT;
+    }
     rule->rewrite.set_regs = ((1u << HW_REG_CT) | (1u << HW_REG_CT_MARK)
                               | (1u << HW_REG_CT_LABEL));
     rule->rewrite.regs[HW_REG_CT] = (uint32_t) k->ct_state << 16 | k->zone;
@@ -313,13 +400,50 @@ regs:
     return 0;
 }
 
-void
-hw_translate_ct_miss(uint32_t stage_mark, struct hw_rule *rule)
+/* A miss of 'stage' in the table of 'level': packets of the stage that
+ * the table does not take go to software. */
+static void
+xlate_ct_miss(const struct hw_rule *stage, uint32_t level,
+              struct hw_rule *rule, uint32_t *levelp)
 {
     memset(rule, 0, sizeof *rule);
-    rule->reg_c[HW_REG_STAGE] = stage_mark;
+    rule->reg_c[HW_REG_STAGE] = stage->tag;
     rule->reg_c_mask[HW_REG_STAGE] = UINT32_MAX;
     rule->count = true;
     rule->fate = HW_FATE_RSS;
     rule->pipeline = true;
+    *levelp = level;
+}
+
+size_t
+hw_translate_ct_misses(const struct hw_rule *stage,
+                       struct hw_rule misses[HW_MAX_CT_MISSES],
+                       uint32_t levels[HW_MAX_CT_MISSES])
+{
+    static const uint8_t nat_states[] = { CS_SRC_NAT, CS_DST_NAT };
+    size_t n = 0;
+
+    /* As they arrived: software runs the stage again. */
+    xlate_ct_miss(stage, HW_LEVEL_CT, &misses[n++], &levels[0]);
+    xlate_ct_miss(stage, HW_LEVEL_POST_CT, &misses[n++], &levels[1]);
+    if (!stage->ct_nat) {
+        return n;
+    }
+
+    /* After the connection table translated them, the packets the
+     * post-conntrack table misses go to software with the restore tag,
+     * the others as they arrived. */
+    misses[1].reg_c_mask[HW_REG_CT] = (uint32_t) (CS_SRC_NAT | CS_DST_NAT)
+                                      << 16;
+    for (size_t i = 0; i < ARRAY_SIZE(nat_states); i++) {
+        struct hw_rule *miss = &misses[n];
+
+        xlate_ct_miss(stage, HW_LEVEL_POST_CT, miss, &levels[n]);
+        miss->reg_c[HW_REG_CT] = (uint32_t) nat_states[i] << 16;
+        miss->reg_c_mask[HW_REG_CT] = (uint32_t) nat_states[i] << 16;
+        miss->has_tag = true;
+        miss->tag = stage->tag | HW_TAG_CT_RESTORE;
+        n++;
+    }
+    return n;
 }

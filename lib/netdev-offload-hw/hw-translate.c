@@ -38,9 +38,6 @@
  * would be refused as "field at offset N" until it is added here. */
 BUILD_ASSERT_DECL(FLOW_WC_SEQ == 42);
 
-/* The largest value an ACTION_TAG can carry (hw-apis.md 1.6). */
-#define HW_TAG_MAX ((1u << 24) - 1)
-
 /* One flow being translated. */
 struct xlate_ctx {
     const struct flow *key;         /* The match's values. */
@@ -1079,9 +1076,11 @@ xlate_actions(const struct nlattr *actions, size_t actions_len,
     }
 
     if (!params->flow_mark || params->flow_mark > HW_TAG_MAX) {
+        /* An ACTION_TAG carries 24 bits (hw-apis.md 1.6); the highest
+         * marks the packets conntrack must restore (hw-rule.h). */
         return hw_translate_fail(reason, EINVAL,
-                          "flow mark %"PRIu32" does not fit the 24-bit tag",
-                          params->flow_mark);
+                          "flow mark %"PRIu32" does not fit the tag "
+                          "(1 to %"PRIu32")", params->flow_mark, HW_TAG_MAX);
     }
     if (rule->table == HW_TABLE_POST_CT) {
         int error = hw_translate_ct_post_actions(actions, actions_len,

@@ -89,7 +89,7 @@ struct hw_translate_params {
  * EOPNOTSUPP (or EINVAL for a mark the tag cannot carry) 'reason' receives
  * a one-line explanation such as "match on recirc_id 0x1 not supported".
  * On success 'reason' may receive a note of what the device leaves to
- * software although the flow is offloaded, e.g. "ct(nat) stays in
+ * software although the flow is offloaded, e.g. "ct(helper) stays in
  * software" for a ct() and recirc() flow that is a plain partial rule
  * instead of a stage of the connection pipeline. */
 int hw_translate_flow(const struct match *, const struct nlattr *actions,
@@ -107,7 +107,7 @@ int hw_translate_flow(const struct match *, const struct nlattr *actions,
  * hw_translate_ct_stage() makes 'rule' a stage if 'actions' are ct() and
  * recirc() (after an optional ct_clear): returns 0, ENOENT if they are
  * something else, or EOPNOTSUPP with a reason for a ct() the device
- * cannot stand for (nat, setting ct_mark, a helper...); 'rule' is
+ * cannot stand for (setting ct_mark, a helper...); 'rule' is
  * unchanged unless it returns 0.
  *
  * hw_translate_ct_post_actions() checks that the actions of a flow of the
@@ -123,14 +123,27 @@ int hw_translate_ct_stage(const struct nlattr *actions, size_t actions_len,
 int hw_translate_ct_post_actions(const struct nlattr *actions,
                                  size_t actions_len, struct ds *reason);
 
+/* Which stages' packets a rule of the connection table takes: a
+ * connection without NAT has one rule for all; one with NAT a rule for
+ * the stages without nat and one, that translates, for those with nat. */
+enum hw_ct_stages {
+    HW_CT_STAGES_ALL,
+    HW_CT_STAGES_PLAIN,             /* ct() without nat. */
+    HW_CT_STAGES_NAT,               /* ct(nat). */
+};
+
 /* One direction of a connection, as the connection table matches it. */
 struct hw_ct_conn_key {
     struct ct_dpif_tuple tuple;     /* As that direction's packets carry
                                      * it. */
     uint16_t zone;
+    enum hw_ct_stages stages;
     uint8_t ct_state;               /* CS_* the packets leave with. */
     uint32_t mark;
     uint32_t label;                 /* Low 32 bits of the ct_label. */
+    bool nat;                       /* Translate the packets (NAT stages
+                                     * only)... */
+    struct ct_dpif_tuple nat_tuple; /* ...to this tuple. */
 };
 
 /* Fills 'rule' for the connection table: the tuple (a TCP packet with
@@ -140,11 +153,19 @@ struct hw_ct_conn_key {
 int hw_translate_ct_conn(const struct hw_ct_conn_key *, struct hw_rule *,
                          struct ds *reason);
 
-/* Fills 'rule' for the miss of the stage tagged 'stage_mark' in the
- * connection or post-conntrack table: it counts what goes back to
- * software, so that the stage's statistics are what the device alone
- * did. */
-void hw_translate_ct_miss(uint32_t stage_mark, struct hw_rule *);
+/* The miss rules of the stage 'stage' (hw_translate_ct_stage()): fills
+ * 'misses' and the levels of their tables, and returns how many.  The
+ * first HW_N_CT_PLAIN_MISSES send packets to software as they arrived,
+ * in the connection and post-conntrack tables: software runs the stage
+ * again, so what they count is not the device's share of the stage's
+ * statistics.  A stage with nat has two more, in the post-conntrack table,
+ * for packets the connection table translated: they leave with the
+ * restore tag (hw-rule.h, HW_TAG_CT_RESTORE). */
+#define HW_N_CT_PLAIN_MISSES 2
+#define HW_MAX_CT_MISSES 4
+size_t hw_translate_ct_misses(const struct hw_rule *stage,
+                              struct hw_rule misses[HW_MAX_CT_MISSES],
+                              uint32_t levels[HW_MAX_CT_MISSES]);
 
 /* Stores into 'map' the 64-bit words of 'mask' that are not zero, the map
  * miniflow_map_init() makes, faster for a flow's mostly zero mask. */

@@ -97,6 +97,7 @@
 #include "flow.h"
 #include "hw-coverage.h"
 #include "hw-ct-hooks.h"
+#include "hw-ct-restore.h"
 #include "hw-fwdump.h"
 #include "hw-model.h"
 #include "hw-offload-egress.h"
@@ -1335,6 +1336,10 @@ hw_offload_recover_tagged(struct netdev *netdev, struct dp_packet *packet,
     const struct hw_mark_rec *rec;
     struct pkt_metadata *md;
 
+    if (OVS_UNLIKELY(mark & HW_TAG_CT_RESTORE)) {
+        /* Translated by a connection's NAT rule, then missed. */
+        return hw_ct_restore_packet(packet, mark);
+    }
     if (!atomic_count_get(&hw_n_decap_marks)) {
         hw_offload_check_mark(packet);
         return 0;
@@ -1386,8 +1391,10 @@ hw_offload_recover_tagged(struct netdev *netdev, struct dp_packet *packet,
  * dpif-netdev calls it only for packets with a flow mark, because
  * init_flow_api sets 'miss_api_marked_only' (vswitchd-patches/0005): an
  * untagged packet costs the datapath one test and never gets here, and
- * leaves at once if it does.  It never returns an error: dpif-netdev would
- * drop the packet (or, for EOPNOTSUPP, stop calling it for the port). */
+ * leaves at once if it does.  It returns an error (dpif-netdev drops the
+ * packet) only for a packet the device translated whose connection is
+ * gone (hw-ct-restore.h); never EOPNOTSUPP, which would stop dpif-netdev
+ * calling it for the port. */
 static int
 netdev_offload_hw_miss_packet_recover(struct netdev *netdev,
                                       struct dp_packet *packet)

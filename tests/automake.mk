@@ -60,6 +60,7 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-pipeline.c \
 	netdev-offload-hw/tests/test-hw-rss-predict.c \
 	netdev-offload-hw/tests/test-hw-stale.c \
+	netdev-offload-hw/tests/test-hw-meter.c \
 	netdev-offload-hw/tests/test-hw-toeplitz.c \
 	netdev-offload-hw/tests/test-hw-translate.c \
 	netdev-offload-hw/tests/test-hw-translate-actions.c \

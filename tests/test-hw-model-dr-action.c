@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "byte-order.h"
+#include "hw-meter.h"
 #include "packets.h"
 #include "util.h"
 
@@ -414,5 +415,85 @@ test_modify_refusals(void)
     CHECK_ERR(try_modify(e.dom[NIC_RX], cmds, 8), 0);
 
     CHECK_EQ(objects("model71").dr_action, 0);
+    env_destroy(&e);
+}
+
+/* Flow meter actions: what mlx5dv_dr_action_create_flow_meter() refuses,
+ * and the device's count of meter objects. */
+void
+test_actions_meter(void)
+{
+    uint8_t params[HW_METER_PARAMS_SIZE];
+    struct mlx5dv_dr_table *t0, *t1, *tx1;
+    struct mlx5dv_dr_action *meter;
+    struct hw_meter_prm prm = {
+        .valid = true, .cir_mantissa = 1, .cbs_mantissa = 100,
+    };
+    struct hw_dev_caps caps;
+    struct env e;
+
+    env_init(&e, "model74");
+    CHECK_ERR(ops->query_caps(e.port.ctx, &caps), 0);
+    CHECK_EQ(caps.dr_max_meters, 128);
+    t0 = table(&e, NIC_RX, 0);
+    t1 = table(&e, NIC_RX, 1);
+    tx1 = table(&e, NIC_TX, 1);
+    hw_meter_prm_encode(&prm, params);
+
+#define METER_ATTR(TABLE, REG, SIZE)                                    \
+    ((struct hw_dr_action_attr) {                                       \
+        .type = HW_DR_ACTION_FLOW_METER,                                \
+        .meter = { .next_table = TABLE, .active = true,                 \
+                   .reg_c_index = REG, .size = SIZE,                    \
+                   .params = params },                                  \
+    })
+    CHECK_ERR(try_action(e.dom[NIC_RX], METER_ATTR(t0, 6, 32)), EOPNOTSUPP);
+    CHECK_ERR(try_action(e.dom[NIC_RX], METER_ATTR(tx1, 6, 32)), EINVAL);
+    CHECK_ERR(try_action(e.dom[NIC_RX], METER_ATTR(t1, 8, 32)), EINVAL);
+    CHECK_ERR(try_action(e.dom[NIC_RX], METER_ATTR(t1, 6, 31)), EINVAL);
+    prm.valid = false;
+    hw_meter_prm_encode(&prm, params);
+    CHECK_ERR(try_action(e.dom[NIC_RX], METER_ATTR(t1, 6, 32)), EINVAL);
+    prm.valid = true;
+    prm.cir_mantissa = 0;
+    hw_meter_prm_encode(&prm, params);
+    CHECK_ERR(try_action(e.dom[NIC_RX], METER_ATTR(t1, 6, 32)), EINVAL);
+    prm.cir_mantissa = 1;
+    prm.ebs_mantissa = 1;
+    hw_meter_prm_encode(&prm, params);
+    CHECK_ERR(try_action(e.dom[NIC_RX], METER_ATTR(t1, 6, 32)), EOPNOTSUPP);
+    prm.ebs_mantissa = 0;
+    hw_meter_prm_encode(&prm, params);
+
+    /* The device has 128 meter objects. */
+    struct mlx5dv_dr_action *meters[128];
+    for (size_t i = 0; i < ARRAY_SIZE(meters); i++) {
+        meters[i] = action(e.dom[NIC_RX], METER_ATTR(t1, 6, 32));
+    }
+    CHECK_ERR(try_action(e.dom[NIC_RX], METER_ATTR(t1, 6, 32)), ENOSPC);
+    CHECK_EQ(objects("model74").dr_action, 128);
+    for (size_t i = 0; i < ARRAY_SIZE(meters); i++) {
+        CHECK_ERR(ops->dr_action_destroy(meters[i]), 0);
+    }
+    meter = action(e.dom[NIC_RX], METER_ATTR(t1, 6, 32));
+
+    /* Terminal, and never at the root. */
+    struct mlx5dv_dr_matcher *m0 = matcher(t0, 0, 0, NULL);
+    struct mlx5dv_dr_table *t2 = table(&e, NIC_RX, 2);
+    struct mlx5dv_dr_matcher *m2 = matcher(t2, 0, 0, NULL);
+    struct mlx5dv_dr_action *drop = ACTION(e.dom[NIC_RX],
+                                           .type = HW_DR_ACTION_DROP);
+
+    CHECK_ERR(TRY_RULE(m0, NULL, meter), EOPNOTSUPP);
+    CHECK_ERR(TRY_RULE(m2, NULL, meter), EINVAL);   /* Not deeper. */
+    CHECK_ERR(ops->dr_matcher_destroy(m2), 0);
+    CHECK_ERR(ops->dr_table_destroy(t2), 0);
+    CHECK_ERR(ops->dr_matcher_destroy(m0), 0);
+    CHECK_ERR(ops->dr_action_destroy(drop), 0);
+    CHECK_ERR(ops->dr_action_destroy(meter), 0);
+#undef METER_ATTR
+    CHECK_ERR(ops->dr_table_destroy(t0), 0);
+    CHECK_ERR(ops->dr_table_destroy(t1), 0);
+    CHECK_ERR(ops->dr_table_destroy(tx1), 0);
     env_destroy(&e);
 }

@@ -27,6 +27,8 @@
 
 #include "byte-order.h"
 #include "dp-packet.h"
+#include "hw-meter.h"
+#include "hw-model-dr.h"
 #include "packets.h"
 #include "test-hw-frame.h"
 #include "util.h"
@@ -649,4 +651,140 @@ test_path_fdb(void)
     env_destroy(&e);
     free(f);
     free(g);
+}
+
+/* The model clock of test_path_meter(), in microseconds. */
+static long long int meter_now;
+
+static long long int
+meter_clock(void)
+{
+    return meter_now;
+}
+
+/* Flow meters: a level-1 rule meters into the level-2 table, whose rules
+ * drop red packets and deliver green ones, each counted. */
+void
+test_path_meter(void)
+{
+    struct mlx5dv_dr_action *meter, *drop, *qp, *ctr_red, *ctr_green;
+    struct mlx5dv_devx_obj *red, *green;
+    struct mlx5dv_dr_matcher *m1, *m2;
+    struct mlx5dv_dr_rule *r1, *r_red, *r_green;
+    struct hw_dr_action_attr attr;
+    uint8_t params[HW_METER_PARAMS_SIZE];
+    struct match mask, value;
+    struct hw_meter_prm prm;
+    uint64_t packets, bytes;
+    struct mlx5dv_dr_table *t2;
+    struct frame *f;
+    size_t l3, l4;
+    struct jump j;
+    struct env e;
+
+    hw_model_dr_meter_set_clock(meter_clock);
+    meter_now = 1000000;
+    env_init(&e, "model73");
+    jump_init(&j, &e, NIC_RX);
+    t2 = table(&e, NIC_RX, 2);
+
+    /* 976,562.5 bytes/s, a burst of 3 frames of 'f'. */
+    f = ipv4_frame(-1, IPPROTO_UDP, "10.0.0.2", 1000, 2000, 64, &l3, &l4);
+    memset(&prm, 0, sizeof prm);
+    prm.valid = true;
+    prm.cir_mantissa = 1;       /* 10^9 / 2^10 = 976,562.5 B/s. */
+    prm.cir_exponent = 10;
+    prm.cbs_mantissa = 3 * f->len;
+    CHECK(3 * f->len <= 255);
+    hw_meter_prm_encode(&prm, params);
+    attr = (struct hw_dr_action_attr) {
+        .type = HW_DR_ACTION_FLOW_METER,
+        .meter = { .next_table = t2, .active = true, .reg_c_index = 6,
+                   .size = sizeof params, .params = params },
+    };
+    meter = action(e.dom[NIC_RX], attr);
+    m1 = matcher(j.t1, 0, 0, NULL);
+    r1 = RULE(m1, NULL, meter);
+
+    /* Level 2: reg_c_6 red (0) -> count, drop; any other -> count, QP. */
+    CHECK_ERR(ops->dr_counter_create(e.port.ctx, &red), 0);
+    CHECK_ERR(ops->dr_counter_create(e.port.ctx, &green), 0);
+    ctr_red = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_COUNTER,
+                     .counter = { .obj = red });
+    ctr_green = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_COUNTER,
+                       .counter = { .obj = green });
+    drop = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_DROP);
+    qp = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_DEST_QP,
+                .qp = e.port.rss_qp);
+    match_init(&mask, 256);
+    mset(&mask, M_MISC2 + 16 + 4, 0xff, 4);     /* reg_c_6 low byte. */
+    m2 = matcher(t2, 0, C_MISC2, &mask);
+    match_init(&value, 256);
+    mset(&value, M_MISC2 + 16 + 4, HW_METER_COLOR_RED, 4);
+    r_red = RULE(m2, &value, ctr_red, drop);
+    match_init(&value, 256);
+    mset(&value, M_MISC2 + 16 + 4, HW_METER_COLOR_GREEN, 4);
+    r_green = RULE(m2, &value, ctr_green, qp);
+
+    /* A full bucket passes 3 frames, then drops (EPERM: a drop rule). */
+    for (int i = 0; i < 5; i++) {
+        int err = hw_model_receive("model73", packet_from(f, 0));
+
+        CHECK_ERR(err, i < 3 ? 0 : EPERM);
+    }
+    /* 'f->len' bytes come back in f->len * 1024 / 1000 us (rounded up). */
+    meter_now += DIV_ROUND_UP(f->len * 1024, 1000) - 1;
+    CHECK_ERR(hw_model_receive("model73", packet_from(f, 0)), EPERM);
+    meter_now += 1;
+    CHECK_ERR(hw_model_receive("model73", packet_from(f, 0)), 0);
+    CHECK_ERR(ops->dr_counter_query(green, &packets, &bytes), 0);
+    CHECK_EQ(packets, 4);
+    CHECK_EQ(bytes, 4 * f->len);
+    CHECK_ERR(ops->dr_counter_query(red, &packets, &bytes), 0);
+    CHECK_EQ(packets, 3);
+
+    /* A long time refills to the burst only. */
+    meter_now += 10 * 1000000;
+    for (int i = 0; i < 4; i++) {
+        int err = hw_model_receive("model73", packet_from(f, 0));
+
+        CHECK_ERR(err, i < 3 ? 0 : EPERM);
+    }
+
+    /* Modify: a burst of one frame takes effect at once; inactive passes
+     * everything; unknown select bits and non-meters are refused. */
+    meter_now += 10 * 1000000;
+    prm.cbs_mantissa = f->len;
+    hw_meter_prm_encode(&prm, params);
+    CHECK_ERR(ops->dr_action_modify_meter(meter, &attr,
+                                          HW_METER_MODIFY_CBS), 0);
+    CHECK_ERR(hw_model_receive("model73", packet_from(f, 0)), 0);
+    CHECK_ERR(hw_model_receive("model73", packet_from(f, 0)), EPERM);
+    attr.meter.active = false;
+    CHECK_ERR(ops->dr_action_modify_meter(meter, &attr,
+                                          HW_METER_MODIFY_ACTIVE), 0);
+    CHECK_ERR(hw_model_receive("model73", packet_from(f, 0)), 0);
+    CHECK_ERR(ops->dr_action_modify_meter(meter, &attr, 1u << 5), EINVAL);
+    CHECK_ERR(ops->dr_action_modify_meter(drop, &attr,
+                                          HW_METER_MODIFY_ACTIVE), EINVAL);
+
+    /* The next table is in use while the meter exists. */
+    CHECK_ERR(ops->dr_rule_destroy(r1), 0);
+    CHECK_ERR(ops->dr_rule_destroy(r_red), 0);
+    CHECK_ERR(ops->dr_rule_destroy(r_green), 0);
+    CHECK_ERR(ops->dr_matcher_destroy(m1), 0);
+    CHECK_ERR(ops->dr_matcher_destroy(m2), 0);
+    CHECK_ERR(ops->dr_table_destroy(t2), EBUSY);
+    CHECK_ERR(ops->dr_action_destroy(meter), 0);
+    CHECK_ERR(ops->dr_action_destroy(drop), 0);
+    CHECK_ERR(ops->dr_action_destroy(qp), 0);
+    CHECK_ERR(ops->dr_action_destroy(ctr_red), 0);
+    CHECK_ERR(ops->dr_action_destroy(ctr_green), 0);
+    CHECK_ERR(ops->dr_counter_destroy(red), 0);
+    CHECK_ERR(ops->dr_counter_destroy(green), 0);
+    CHECK_ERR(ops->dr_table_destroy(t2), 0);
+    jump_destroy(&j);
+    free(f);
+    env_destroy(&e);
+    hw_model_dr_meter_set_clock(NULL);
 }

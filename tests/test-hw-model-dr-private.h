@@ -177,6 +177,7 @@ void test_rule_refusals(void);
 void test_actions_domains(void);
 void test_actions_jumps(void);
 void test_actions_reformat(void);
+void test_actions_meter(void);
 void test_order(void);
 void test_modify_refusals(void);
 
@@ -189,6 +190,7 @@ void test_path_vlan(void);
 void test_path_root_verbs(void);
 void test_path_tx(void);
 void test_path_fdb(void);
+void test_path_meter(void);
 
 /* Group "eswitch" (test-hw-model-eswitch.c). */
 void test_eswitch_setup(void);

@@ -193,6 +193,7 @@ static const struct test_hw_case actions_tests[] = {
     { "domains", test_actions_domains },
     { "jumps", test_actions_jumps },
     { "reformat", test_actions_reformat },
+    { "meter-refusals", test_actions_meter },
 };
 
 static const struct test_hw_case order_tests[] = {
@@ -212,6 +213,7 @@ static const struct test_hw_case path_tests[] = {
     { "root-verbs", test_path_root_verbs },
     { "tx", test_path_tx },
     { "fdb", test_path_fdb },
+    { "meter", test_path_meter },
 };
 
 static const struct test_hw_case eswitch_tests[] = {

@@ -432,7 +432,7 @@ rec_put_action_attr(const struct hw_dr_action_attr *attr)
     static const char *const names[HW_DR_N_ACTIONS] = {
         "drop", "default_miss", "tag", "dest_qp", "dest_table",
         "dest_vport", "dest_array", "counter", "reformat", "modify_header",
-        "push_vlan", "pop_vlan",
+        "push_vlan", "pop_vlan", "flow_meter",
     };
 
     CHECK(attr->type < HW_DR_N_ACTIONS);
@@ -482,6 +482,11 @@ rec_put_action_attr(const struct hw_dr_action_attr *attr)
     case HW_DR_ACTION_PUSH_VLAN:
         ds_put_format(&rec->log, " vlan_hdr=%#"PRIx32,
                       ntohl(attr->vlan_hdr));
+        break;
+    case HW_DR_ACTION_FLOW_METER:
+        rec_put_handle(attr->meter.next_table, H_TABLE);
+        ds_put_format(&rec->log, " reg_c_%u%s", attr->meter.reg_c_index,
+                      attr->meter.active ? "" : " inactive");
         break;
     case HW_DR_ACTION_DROP:
     case HW_DR_ACTION_DEFAULT_MISS:

@@ -43,6 +43,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-entries.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-guards.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-guards.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-meter.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-meter.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-marks.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-marks.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-private.h \
@@ -90,6 +92,7 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-counters.c \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-dev.c \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-dr-action.c \
+	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-dr-meter.c \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-dr-path.c \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-dr-private.h \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model-dr.c \

@@ -86,8 +86,31 @@ enum hw_dr_action_type {
     HW_DR_ACTION_MODIFY_HEADER,
     HW_DR_ACTION_PUSH_VLAN,
     HW_DR_ACTION_POP_VLAN,
+    HW_DR_ACTION_FLOW_METER,    /* Terminal: colors the packet and goes on
+                                 * in 'next_table' (not at the root). */
     HW_DR_N_ACTIONS
 };
+
+/* The flow meter of mlx5dv_dr_action_create_flow_meter(): a FLOW_METER
+ * general object (PRM 'flow_meter') with its token bucket.  The device
+ * refills the committed bucket at 'cir' bytes per second up to 'cbs' bytes
+ * and marks each packet that finds enough tokens green (taking them), the
+ * others red, by writing the color (HW_METER_COLOR_*) into the low 8 bits of
+ * reg_c_'reg_c_index' (the rest of the register is kept); then the packet
+ * goes on in 'next_table', whose rules decide by color.  It counts bytes
+ * only: packet mode needs ASO meters.
+ *
+ * 'params' are the 32 bytes of PRM flow_meter_parameters (hw-meter.h). */
+#define HW_METER_COLOR_RED 0
+#define HW_METER_COLOR_YELLOW 1
+#define HW_METER_COLOR_GREEN 2
+
+/* modify_field_select bits of dr_action_modify_meter(). */
+#define HW_METER_MODIFY_ACTIVE (1u << 0)
+#define HW_METER_MODIFY_CBS (1u << 1)
+#define HW_METER_MODIFY_CIR (1u << 2)
+#define HW_METER_MODIFY_EBS (1u << 3)
+#define HW_METER_MODIFY_EIR (1u << 4)
 
 /* What dr_action_create() makes: the arguments of the matching
  * mlx5dv_dr_action_create_*() call. */
@@ -117,6 +140,13 @@ struct hw_dr_action_attr {
         } modify;
         ovs_be32 vlan_hdr;                      /* PUSH_VLAN: TPID << 16 |
                                                  * TCI. */
+        struct {                                /* FLOW_METER. */
+            struct mlx5dv_dr_table *next_table;
+            bool active;
+            uint8_t reg_c_index;
+            size_t size;                        /* Of 'params': 32. */
+            const void *params;
+        } meter;
     };
 };
 
@@ -168,6 +198,8 @@ struct hw_dev_caps {
     uint32_t dr_parse;           /* HW_DR_PARSE_* bits. */
     uint32_t dr_max_modify;      /* Commands per modify-header action. */
     uint32_t dr_max_rules;       /* Rules per domain. */
+    uint32_t dr_max_meters;      /* Flow meter objects (FLOW_METER actions)
+                                  * per device, 0 if none. */
 };
 
 /* One received packet's hardware metadata is stored into the dp_packet
@@ -298,6 +330,13 @@ struct hw_dev_ops {
                             const struct hw_dr_action_attr *,
                             struct mlx5dv_dr_action **);
     int (*dr_action_destroy)(struct mlx5dv_dr_action *);
+
+    /* mlx5dv_dr_action_modify_flow_meter(): changes the parameters of the
+     * FLOW_METER action 'action' that 'modify_field_select'
+     * (HW_METER_MODIFY_*) names to those of 'attr->meter'. */
+    int (*dr_action_modify_meter)(struct mlx5dv_dr_action *,
+                                  const struct hw_dr_action_attr *,
+                                  uint64_t modify_field_select);
 
     /* DevX flow counters for the pipeline's COUNTER action: one counter per
      * object; query stores packets and bytes since creation. */

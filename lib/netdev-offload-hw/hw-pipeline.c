@@ -114,6 +114,7 @@ static const char *const hw_pipe_action_names[HW_DR_N_ACTIONS] = {
     [HW_DR_ACTION_MODIFY_HEADER] = "modify_header",
     [HW_DR_ACTION_PUSH_VLAN] = "push_vlan",
     [HW_DR_ACTION_POP_VLAN] = "pop_vlan",
+    [HW_DR_ACTION_FLOW_METER] = "flow_meter",
 };
 
 const char *
@@ -391,6 +392,7 @@ hw_pipe_action_key(enum mlx5dv_dr_domain_type domain,
     case HW_DR_ACTION_DEFAULT_MISS:
     case HW_DR_ACTION_POP_VLAN:
     case HW_DR_ACTION_COUNTER:
+    case HW_DR_ACTION_FLOW_METER:
         break;
     case HW_DR_ACTION_TAG:
         ds_put_buffer(key, (const char *) &attr->tag, sizeof attr->tag);
@@ -448,7 +450,16 @@ hw_pipe_action_key(enum mlx5dv_dr_domain_type domain,
 static bool
 hw_pipe_action_is_private(enum hw_dr_action_type type)
 {
-    return type == HW_DR_ACTION_COUNTER || type == HW_DR_ACTION_TAG;
+    return (type == HW_DR_ACTION_COUNTER || type == HW_DR_ACTION_TAG
+            || type == HW_DR_ACTION_FLOW_METER);
+}
+
+void
+hw_pipeline_action_hold(struct hw_pipeline *p, struct hw_pipe_action *a)
+{
+    ovs_mutex_lock(&p->mutex);
+    a->refs++;
+    ovs_mutex_unlock(&p->mutex);
 }
 
 int

@@ -71,14 +71,19 @@ void hw_pipeline_matcher_unref(struct hw_pipeline *p,
 struct mlx5dv_dr_matcher *hw_pipe_matcher_dr(const struct hw_pipe_matcher *);
 
 /* Takes a reference to the action 'attr' of 'domain', created if need be.
- * Counter and tag actions are never shared: each counter action has its own
- * counter object, and each tag is one flow's mark.
+ * Counter, tag and flow meter actions are never shared: each counter
+ * action has its own counter object, each tag is one flow's mark, and each
+ * flow meter has its own token bucket.
  * Returns 0 or the device's errno. */
 int hw_pipeline_action_ref(struct hw_pipeline *p,
                            enum mlx5dv_dr_domain_type domain,
                            const struct hw_dr_action_attr *attr,
                            struct hw_pipe_action **actionp);
 void hw_pipeline_action_unref(struct hw_pipeline *p, struct hw_pipe_action *);
+
+/* Takes one more reference to 'a': a flow meter action (which is private,
+ * one per meter) held by each rule that jumps through it. */
+void hw_pipeline_action_hold(struct hw_pipeline *p, struct hw_pipe_action *);
 struct mlx5dv_dr_action *hw_pipe_action_dr(const struct hw_pipe_action *);
 
 /* Takes a reference to the device's Geneve option parser set to 'opt',

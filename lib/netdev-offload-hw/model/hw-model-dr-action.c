@@ -52,6 +52,7 @@ dr_action_name(enum hw_dr_action_type type)
         [HW_DR_ACTION_MODIFY_HEADER] = "modify_header",
         [HW_DR_ACTION_PUSH_VLAN] = "push_vlan",
         [HW_DR_ACTION_POP_VLAN] = "pop_vlan",
+        [HW_DR_ACTION_FLOW_METER] = "flow_meter",
     };
 
     return (unsigned int) type < HW_DR_N_ACTIONS ? names[type] : "unknown";
@@ -106,6 +107,7 @@ enum dr_typ {
     DR_TYP_MODIFY,
     DR_TYP_PUSH,
     DR_TYP_POP,
+    DR_TYP_METER,
     DR_N_TYPS
 };
 
@@ -135,6 +137,8 @@ dr_typ(const struct dr_action *a)
         return DR_TYP_PUSH;
     case HW_DR_ACTION_POP_VLAN:
         return DR_TYP_POP;
+    case HW_DR_ACTION_FLOW_METER:
+        return DR_TYP_METER;
     case HW_DR_ACTION_REFORMAT:
         switch (a->reformat.type) {
         case MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TUNNEL_TO_L2:
@@ -176,6 +180,7 @@ dr_action_stage(const struct dr_action *a)
     case DR_TYP_MISS:
     case DR_TYP_QP:
     case DR_TYP_FT:
+    case DR_TYP_METER:
     case DR_TYP_VPORT:
     case DR_TYP_ARRAY:
     case DR_N_TYPS:
@@ -205,6 +210,7 @@ dr_next_state(enum dr_side side, enum dr_state state, enum dr_typ typ)
     case DR_TYP_MISS:
         return state == DR_STATE_NONE ? DR_STATE_TERM : -1;
     case DR_TYP_FT:
+    case DR_TYP_METER:
         return DR_STATE_TERM;
     case DR_TYP_QP:
         return nic_rx ? DR_STATE_TERM : -1;
@@ -264,6 +270,20 @@ dr_check_actions_side(struct hw_model_dr *dr, const struct dr_matcher *m,
                                  PRIuSIZE": jump from level %"PRIu32" to "
                                  "level %"PRIu32" (must go deeper)", i,
                                  m->table->level, a->table->level);
+            }
+            break;
+        case HW_DR_ACTION_FLOW_METER:
+            if (a->meter.next_table->domain != domain) {
+                return dr_reject(dr, EINVAL, "dr_rule_create: action %"
+                                 PRIuSIZE": meter to a table of another "
+                                 "domain", i);
+            }
+            if (a->meter.next_table->level <= m->table->level) {
+                return dr_reject(dr, EINVAL, "dr_rule_create: action %"
+                                 PRIuSIZE": meter from level %"PRIu32" to "
+                                 "level %"PRIu32" (must go deeper)", i,
+                                 m->table->level,
+                                 a->meter.next_table->level);
             }
             break;
         case HW_DR_ACTION_DEST_VPORT:
@@ -333,7 +353,8 @@ dr_check_actions_root(struct hw_model_dr *dr, const struct dr_matcher *m,
         }
         if (a->type == HW_DR_ACTION_PUSH_VLAN
             || a->type == HW_DR_ACTION_POP_VLAN
-            || a->type == HW_DR_ACTION_DEST_VPORT) {
+            || a->type == HW_DR_ACTION_DEST_VPORT
+            || a->type == HW_DR_ACTION_FLOW_METER) {
             return dr_reject(dr, EOPNOTSUPP, "dr_rule_create: action %"
                              PRIuSIZE": %s in a root table", i,
                              dr_action_name(a->type));
@@ -740,6 +761,9 @@ dr_action_init(struct hw_model_dr *dr, struct dr_domain *domain,
         return 0;
     }
 
+    case HW_DR_ACTION_FLOW_METER:
+        return dr_meter_init(dr, domain, attr, a);
+
     case HW_DR_N_ACTIONS:
     default:
         return dr_reject(dr, EINVAL, "dr_action_create: action type %d",
@@ -760,6 +784,10 @@ dr_action_hold(struct hw_model_dr *dr, struct dr_action *a, int delta)
         break;
     case HW_DR_ACTION_COUNTER:
         a->counter->obj.users += delta;
+        break;
+    case HW_DR_ACTION_FLOW_METER:
+        a->meter.next_table->obj.users += delta;
+        dr->n_meters += delta;
         break;
     case HW_DR_ACTION_DEST_ARRAY:
         for (size_t i = 0; i < a->array.n; i++) {

@@ -946,6 +946,17 @@ dr_terminal(struct dr_walk *w, enum mlx5dv_dr_domain_type type, bool root,
     case HW_DR_ACTION_DEST_TABLE:
         dr_run_table(w, a->table, pkt);
         break;
+    case HW_DR_ACTION_FLOW_METER: {
+        /* dr_meter_color() changes the meter's bucket: the action is the
+         * device's, as every object the walk touches. */
+        struct dr_action *meter = CONST_CAST(struct dr_action *, a);
+        uint32_t *reg = &pkt->reg_c[a->meter.reg_c_index];
+
+        *reg = ((*reg & ~0xffu)
+                | dr_meter_color(meter, dp_packet_size(pkt->packet)));
+        dr_run_table(w, a->meter.next_table, pkt);
+        break;
+    }
     case HW_DR_ACTION_DEST_VPORT:
         dr_to_vport(w, pkt, a->vport);
         break;
@@ -1035,6 +1046,7 @@ dr_run_rule(struct dr_walk *w, struct dr_rule *rule, struct dr_pkt *pkt)
         case HW_DR_ACTION_DEST_TABLE:
         case HW_DR_ACTION_DEST_VPORT:
         case HW_DR_ACTION_DEST_ARRAY:
+        case HW_DR_ACTION_FLOW_METER:
             dr_terminal(w, type, root, a, pkt);
             return;
         case HW_DR_N_ACTIONS:

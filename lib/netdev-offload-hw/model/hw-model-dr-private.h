@@ -22,6 +22,7 @@
  * packets through them).  Everything here is guarded by the device's
  * mutex. */
 
+#include "hw-meter.h"
 #include "hw-model-dr.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/list.h"
@@ -125,6 +126,7 @@ struct hw_model_dr {
     uint32_t max_rules;         /* Per domain type. */
     size_t n_rules[HW_DR_N_DOMAINS];
     unsigned int n_vfs;         /* Switchdev mode if nonzero. */
+    uint32_t n_meters;          /* FLOW_METER actions (meter objects). */
 
     /* The root (level 0) of each domain type: the matchers of every level-0
      * table of every domain of that type, by priority then creation. */
@@ -211,6 +213,16 @@ struct dr_action {
             ovs_be64 *commands;
         } modify;
         uint32_t vlan_hdr;      /* TPID << 16 | TCI, host order. */
+        struct dr_meter {
+            struct dr_table *next_table;
+            bool active;
+            uint8_t reg_c_index;
+            struct hw_meter_prm prm;
+            uint64_t tokens;    /* In 1/2^cir_exponent bytes. */
+            uint64_t cap;       /* cbs in the same unit (saturated). */
+            long long int last; /* Model clock, usec, of the last
+                                 * refill. */
+        } meter;
     };
 };
 
@@ -302,6 +314,16 @@ int dr_check_actions_root(struct hw_model_dr *, const struct dr_matcher *m,
 int dr_check_actions(struct hw_model_dr *, const struct dr_matcher *m,
                      const uint8_t *value, size_t n,
                      struct dr_action **actions);
+
+/* hw-model-dr-meter.c. */
+
+/* Checks 'attr' for a FLOW_METER action on 'domain' and fills in 'a'. */
+int dr_meter_init(struct hw_model_dr *, struct dr_domain *,
+                  const struct hw_dr_action_attr *, struct dr_action *a);
+
+/* Runs the meter 'a' for a packet of 'size' bytes at the model clock's
+ * now: returns HW_METER_COLOR_GREEN (its tokens taken) or _RED. */
+int dr_meter_color(struct dr_action *a, size_t size);
 
 /* The stage of 'action' in the order the hardware runs a rule's actions:
  * decap, pop VLAN, modify header, push VLAN, encap, then tag and counter,

@@ -150,6 +150,7 @@ hw_model_dr_init_caps(struct hw_dev_caps *caps)
                       | HW_DR_PARSE_CSUM_OK);
     caps->dr_max_modify = 32;
     caps->dr_max_rules = 1u << 20;
+    caps->dr_max_meters = 128;
 }
 
 struct hw_model_dr *
@@ -909,6 +910,15 @@ dr_format_action(const struct dr_action *a, struct ds *s)
         break;
     case HW_DR_ACTION_PUSH_VLAN:
         ds_put_format(s, "(%#010"PRIx32")", a->vlan_hdr);
+        break;
+    case HW_DR_ACTION_FLOW_METER:
+        ds_put_format(s, "(table %"PRIu32", cir %"PRIu64" B/s, cbs %"
+                      PRIu64" B, color to reg_c_%u%s)",
+                      a->meter.next_table->obj.handle,
+                      hw_meter_prm_cir(&a->meter.prm),
+                      hw_meter_prm_cbs(&a->meter.prm),
+                      a->meter.reg_c_index,
+                      a->meter.active ? "" : ", inactive");
         break;
     case HW_DR_ACTION_DROP:
     case HW_DR_ACTION_DEFAULT_MISS:

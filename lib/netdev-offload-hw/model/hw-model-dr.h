@@ -58,6 +58,7 @@ struct hw_model_stats;
     OP(DR_RULE_DESTROY, "dr_rule_destroy")                  \
     OP(DR_ACTION_CREATE, "dr_action_create")                \
     OP(DR_ACTION_DESTROY, "dr_action_destroy")              \
+    OP(DR_ACTION_MODIFY_METER, "dr_action_modify_meter")    \
     OP(DR_COUNTER_CREATE, "dr_counter_create")              \
     OP(DR_COUNTER_QUERY, "dr_counter_query")                \
     OP(DR_COUNTER_DESTROY, "dr_counter_destroy")            \
@@ -137,6 +138,14 @@ int hw_model_dr_action_create(struct mlx5dv_dr_domain *,
                               const struct hw_dr_action_attr *,
                               struct mlx5dv_dr_action **);
 int hw_model_dr_action_destroy(struct mlx5dv_dr_action *);
+int hw_model_dr_action_modify_meter(struct mlx5dv_dr_action *,
+                                    const struct hw_dr_action_attr *,
+                                    uint64_t modify_field_select);
+
+/* The clock flow meters refill by, in microseconds: OVS's time_usec()
+ * (which time/stop and time/warp drive), or 'clock' for unit tests (NULL
+ * restores time_usec()). */
+void hw_model_dr_meter_set_clock(long long int (*clock)(void));
 int hw_model_dr_counter_create(struct ibv_context *,
                                struct mlx5dv_devx_obj **);
 int hw_model_dr_counter_query(struct mlx5dv_devx_obj *, uint64_t *packets,

@@ -77,6 +77,7 @@ const struct hw_dev_ops hw_model_ops = {
     .dr_rule_destroy = hw_model_dr_rule_destroy,
     .dr_action_create = hw_model_dr_action_create,
     .dr_action_destroy = hw_model_dr_action_destroy,
+    .dr_action_modify_meter = hw_model_dr_action_modify_meter,
     .dr_counter_create = hw_model_dr_counter_create,
     .dr_counter_query = hw_model_dr_counter_query,
     .dr_counter_destroy = hw_model_dr_counter_destroy,

@@ -191,6 +191,11 @@ hw_dr_probe(struct ibv_context *ctx, struct hw_dev_caps *caps,
                                    | (1u << HW_DR_MATCH_MISC3));
         caps->dr_max_modify = HW_DR_MAX_MODIFY;
         caps->dr_max_rules = HW_DR_MAX_RULES;
+        /* Flow meters (HW_DR_ACTION_FLOW_METER) are not probed: that needs
+         * the QoS capabilities (flow_meter_old, log_max_flow_meter) read
+         * by DevX QUERY_HCA_CAP, so a real device keeps meters in
+         * software for now. */
+        caps->dr_max_meters = 0;
         caps->dr_parse = hw_dr_query_parse(ctx);
     }
 }
@@ -271,6 +276,20 @@ hw_dr_rule_destroy(struct mlx5dv_dr_rule *rule)
 
 /* Actions. */
 
+/* The mlx5dv_dr_flow_meter_attr of 'attr' (libmlx5 does not write to the
+ * parameters it is given). */
+static void
+hw_dr_meter_attr(const struct hw_dr_action_attr *attr,
+                 struct mlx5dv_dr_flow_meter_attr *meter)
+{
+    memset(meter, 0, sizeof *meter);
+    meter->next_table = attr->meter.next_table;
+    meter->active = attr->meter.active;
+    meter->reg_c_index = attr->meter.reg_c_index;
+    meter->flow_meter_parameter_sz = attr->meter.size;
+    meter->flow_meter_parameter = CONST_CAST(void *, attr->meter.params);
+}
+
 int
 hw_dr_action_create(struct mlx5dv_dr_domain *domain,
                     const struct hw_dr_action_attr *attr,
@@ -323,6 +342,13 @@ hw_dr_action_create(struct mlx5dv_dr_domain *domain,
     case HW_DR_ACTION_POP_VLAN:
         action = mlx5dv_dr_action_create_pop_vlan();
         break;
+    case HW_DR_ACTION_FLOW_METER: {
+        struct mlx5dv_dr_flow_meter_attr meter;
+
+        hw_dr_meter_attr(attr, &meter);
+        action = mlx5dv_dr_action_create_flow_meter(&meter);
+        break;
+    }
     case HW_DR_N_ACTIONS:
     default:
         *actionp = NULL;
@@ -336,6 +362,21 @@ int
 hw_dr_action_destroy(struct mlx5dv_dr_action *action)
 {
     return dr_done(mlx5dv_dr_action_destroy(action));
+}
+
+int
+hw_dr_action_modify_meter(struct mlx5dv_dr_action *action,
+                          const struct hw_dr_action_attr *attr,
+                          uint64_t modify_field_select)
+{
+    struct mlx5dv_dr_flow_meter_attr meter;
+
+    /* The PRM flow_meter's modify_field_select, big-endian. */
+    hw_dr_meter_attr(attr, &meter);
+    errno = 0;
+    return dr_done(mlx5dv_dr_action_modify_flow_meter(
+                       action, &meter,
+                       (OVS_FORCE __be64) htonll(modify_field_select)));
 }
 
 /* DevX flow counters.  The object is opaque, and QUERY_FLOW_COUNTER names

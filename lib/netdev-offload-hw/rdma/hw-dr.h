@@ -81,6 +81,9 @@ int hw_dr_action_create(struct mlx5dv_dr_domain *,
                         const struct hw_dr_action_attr *,
                         struct mlx5dv_dr_action **);
 int hw_dr_action_destroy(struct mlx5dv_dr_action *);
+int hw_dr_action_modify_meter(struct mlx5dv_dr_action *,
+                              const struct hw_dr_action_attr *,
+                              uint64_t modify_field_select);
 int hw_dr_counter_create(struct ibv_context *, struct mlx5dv_devx_obj **);
 int hw_dr_counter_query(struct mlx5dv_devx_obj *, uint64_t *packets,
                         uint64_t *bytes);

@@ -1216,6 +1216,7 @@ const struct hw_dev_ops hw_rdma_ops = {
     .dr_rule_destroy = hw_dr_rule_destroy,
     .dr_action_create = hw_dr_action_create,
     .dr_action_destroy = hw_dr_action_destroy,
+    .dr_action_modify_meter = hw_dr_action_modify_meter,
     .dr_counter_create = hw_dr_counter_create,
     .dr_geneve_opt_create = hw_dr_geneve_opt_create,
     .dr_geneve_opt_destroy = hw_dr_geneve_opt_destroy,

@@ -307,6 +307,10 @@ hw_ct_nat_tuple(const struct hw_ct_conn *conn, int d,
     if (other->ip_proto == IPPROTO_TCP || other->ip_proto == IPPROTO_UDP) {
         nat_tuple->src_port = other->dst_port;
         nat_tuple->dst_port = other->src_port;
+    } else {
+        /* An echo keeps its own type and code. */
+        nat_tuple->icmp_type = conn->info.tuple[d].icmp_type;
+        nat_tuple->icmp_code = conn->info.tuple[d].icmp_code;
     }
     /* The reply direction gets the opposite translation. */
     return snat != (d == 1) ? CS_SRC_NAT : CS_DST_NAT;

@@ -48,9 +48,7 @@ put_tcp(struct frame *f, uint16_t sport, uint16_t dport)
     put_be16(f, 0);             /* Urgent pointer. */
 }
 
-/* Recomputes every checksum of the IPv4 frame 'f' (IPv4 header at 'l3',
- * TCP or UDP at 'l4'); a UDP checksum stays 0 if 'udp_zero'. */
-static void
+void
 fix_csums(struct frame *f, size_t l3, size_t l4, bool udp_zero)
 {
     uint8_t *ip = f->data + l3;
@@ -76,9 +74,7 @@ fix_csums(struct frame *f, size_t l3, size_t l4, bool udp_zero)
     free(pseudo);
 }
 
-/* An IPv4 frame to 'dst' with 'proto' (TCP or UDP) ports 'sport', 'dport'
- * and TTL 'ttl', checksums right; '*l3p' and '*l4p' get the offsets. */
-static struct frame *
+struct frame *
 ipv4_frame(int tci, uint8_t proto, const char *dst, uint16_t sport,
            uint16_t dport, uint8_t ttl, size_t *l3p, size_t *l4p)
 {
@@ -102,7 +98,7 @@ ipv4_frame(int tci, uint8_t proto, const char *dst, uint16_t sport,
     return f;
 }
 
-static struct frame *
+struct frame *
 frame_copy(const struct frame *f)
 {
     struct frame *copy = frame_new();
@@ -113,15 +109,7 @@ frame_copy(const struct frame *f)
 
 /* Group "path": packets through the pipeline. */
 
-/* A root rule of 'domain' that jumps to a new level-1 table, returned. */
-struct jump {
-    struct mlx5dv_dr_table *t0, *t1;
-    struct mlx5dv_dr_matcher *m0;
-    struct mlx5dv_dr_action *to1;
-    struct mlx5dv_dr_rule *r0;
-};
-
-static struct mlx5dv_dr_table *
+struct mlx5dv_dr_table *
 jump_init(struct jump *j, struct env *e, int domain)
 {
     j->t0 = table(e, domain, 0);
@@ -133,7 +121,7 @@ jump_init(struct jump *j, struct env *e, int domain)
     return j->t1;
 }
 
-static void
+void
 jump_destroy(struct jump *j)
 {
     CHECK_ERR(ops->dr_rule_destroy(j->r0), 0);

@@ -147,6 +147,32 @@ struct mlx5dv_dr_rule *rule(struct mlx5dv_dr_matcher *m, struct match *value,
                             size_t n, struct mlx5dv_dr_action **actions);
 struct hw_model_objects objects(const char *devname);
 
+/* Frames (test-hw-model-dr-path.c). */
+struct frame;
+
+/* Recomputes every checksum of the IPv4 frame 'f' (IPv4 header at 'l3',
+ * TCP or UDP at 'l4'); a UDP checksum stays 0 if 'udp_zero'. */
+void fix_csums(struct frame *f, size_t l3, size_t l4, bool udp_zero);
+
+/* An IPv4 frame to 'dst' with 'proto' (TCP or UDP) ports 'sport', 'dport'
+ * and TTL 'ttl', checksums right; '*l3p' and '*l4p' get the offsets. */
+struct frame *ipv4_frame(int tci, uint8_t proto, const char *dst,
+                         uint16_t sport, uint16_t dport, uint8_t ttl,
+                         size_t *l3p, size_t *l4p);
+struct frame *frame_copy(const struct frame *f);
+
+/* A root rule of a domain that jumps to a new level-1 table. */
+struct jump {
+    struct mlx5dv_dr_table *t0, *t1;
+    struct mlx5dv_dr_matcher *m0;
+    struct mlx5dv_dr_action *to1;
+    struct mlx5dv_dr_rule *r0;
+};
+
+/* Returns the level-1 table. */
+struct mlx5dv_dr_table *jump_init(struct jump *j, struct env *e, int domain);
+void jump_destroy(struct jump *j);
+
 #define ACTION(D, ...) action(D, (struct hw_dr_action_attr) { __VA_ARGS__ })
 
 #define TRY_ACTION(D, ...) \
@@ -197,5 +223,6 @@ void test_eswitch_setup(void);
 void test_eswitch_fdb(void);
 void test_eswitch_representor(void);
 void test_eswitch_refusals(void);
+void test_eswitch_modify(void);
 
 #endif /* test-hw-model-dr-private.h */

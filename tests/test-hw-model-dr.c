@@ -221,6 +221,7 @@ static const struct test_hw_case eswitch_tests[] = {
     { "eswitch-fdb", test_eswitch_fdb },
     { "eswitch-representor", test_eswitch_representor },
     { "eswitch-refusals", test_eswitch_refusals },
+    { "eswitch-modify", test_eswitch_modify },
 };
 
 static void

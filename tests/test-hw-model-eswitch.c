@@ -18,8 +18,8 @@
  * (hw-model-eswitch.c and the FDB of hw-model-dr-path.c), group "eswitch"
  * of test-hw-model-dr: VFs and representor ports, query_port, the FDB from
  * a VF's vport matched on reg_c0, DEST_VPORT to a VF, the uplink and the
- * PF, misses to the representor's verbs rules, sends on a representor, and
- * what the device refuses. */
+ * PF, misses to the representor's verbs rules, sends on a representor,
+ * what the device refuses, and header rewrites and drops in the FDB. */
 
 #include <config.h>
 #include "test-hw-model-dr-private.h"
@@ -364,4 +364,176 @@ test_eswitch_refusals(void)
     CHECK_ERR(TRY_ACTION(e.dom[FDB], .type = HW_DR_ACTION_DEST_VPORT,
                          .vport = 1), EINVAL);
     env_destroy(&e);
+}
+
+/* A modify header in the FDB, as on NIC RX, updates the IPv4 header
+ * checksum and the TCP or UDP checksum (a zero UDP checksum stays zero):
+ * VF0 routes to VF1 (MAC addresses, TTL), VF0 to the wire with a new IPv4
+ * source and UDP source port (SNAT), the wire to VF0 with a new IPv4
+ * destination and TCP port (DNAT); and a DROP in the FDB counts what it
+ * drops, which no port then sees. */
+void
+test_eswitch_modify(void)
+{
+    const ovs_be64 route[] = {
+        mod_set(F_DMAC_47_16, 0, 0, 0x02000000),
+        mod_set(F_DMAC_15_0, 0, 16, 0x0002),
+        mod_set(F_SMAC_47_16, 0, 0, 0x02000000),
+        mod_set(F_SMAC_15_0, 0, 16, 0x0099),
+        mod_set(F_IPV4_TTL, 0, 8, 63),
+    };
+    const ovs_be64 snat[] = {
+        mod_set(F_SIPV4, 0, 0, 0xc0000201),
+        mod_set(F_UDP_SPORT, 0, 16, 40000),
+    };
+    const ovs_be64 dnat[] = {
+        mod_set(F_DIPV4, 0, 0, 0x0a000063),
+        mod_set(F_TCP_DPORT, 0, 16, 8080),
+    };
+    struct mlx5dv_dr_action *m_route, *m_snat, *m_dnat, *c_route, *c_drop;
+    struct mlx5dv_dr_action *to_vf0, *to_vf1, *to_wire, *drop;
+    struct capture wire = { .n = 0 }, vf0 = { .n = 0 }, vf1 = { .n = 0 };
+    struct mlx5dv_dr_rule *r_route, *r_snat, *r_dnat, *r_drop;
+    struct mlx5dv_devx_obj *ctr_route, *ctr_drop;
+    uint32_t meta_vf0, meta_up;
+    uint64_t packets, bytes;
+    struct mlx5dv_dr_matcher *m;
+    struct frame *f, *want;
+    struct match mask;
+    size_t l3, l4;
+    struct jump j;
+    struct env e;
+
+    CHECK_ERR(hw_model_set_vfs("model95", 2), 0);
+    env_init(&e, "model95");
+    CHECK_ERR(hw_model_set_wire_tx("model95", capture_tx, &wire), 0);
+    CHECK_ERR(hw_model_set_wire_tx("model95/vf0", capture_tx, &vf0), 0);
+    CHECK_ERR(hw_model_set_wire_tx("model95/vf1", capture_tx, &vf1), 0);
+    meta_up = reg_c0_of(e.port.ctx, 1, NULL);
+    meta_vf0 = reg_c0_of(e.port.ctx, 2, NULL);
+
+    jump_init(&j, &e, FDB);
+    match_init(&mask, 256);
+    mset(&mask, M_OUTER + L24_IP_PROTOCOL, 0xff, 1);
+    mset(&mask, M_OUTER + L24_TCP_DPORT, 0xffff, 2);
+    mset(&mask, M_OUTER + L24_UDP_DPORT, 0xffff, 2);
+    mset(&mask, M_MISC2 + MISC2_REG_C_0, REG_C0_MASK, 4);
+    m = matcher(j.t1, 0, C_OUTER | C_MISC2, &mask);
+    match_init(&mask, 256);
+
+    m_route = modify(e.dom[FDB], route, ARRAY_SIZE(route));
+    m_snat = modify(e.dom[FDB], snat, ARRAY_SIZE(snat));
+    m_dnat = modify(e.dom[FDB], dnat, ARRAY_SIZE(dnat));
+    CHECK_ERR(ops->dr_counter_create(e.port.ctx, &ctr_route), 0);
+    CHECK_ERR(ops->dr_counter_create(e.port.ctx, &ctr_drop), 0);
+    c_route = ACTION(e.dom[FDB], .type = HW_DR_ACTION_COUNTER,
+                     .counter = { .obj = ctr_route });
+    c_drop = ACTION(e.dom[FDB], .type = HW_DR_ACTION_COUNTER,
+                    .counter = { .obj = ctr_drop });
+    to_vf0 = ACTION(e.dom[FDB], .type = HW_DR_ACTION_DEST_VPORT, .vport = 1);
+    to_vf1 = ACTION(e.dom[FDB], .type = HW_DR_ACTION_DEST_VPORT, .vport = 2);
+    to_wire = ACTION(e.dom[FDB], .type = HW_DR_ACTION_DEST_VPORT,
+                     .vport = UPLINK);
+    drop = ACTION(e.dom[FDB], .type = HW_DR_ACTION_DROP);
+
+    /* The device's order: a modify header comes before the destination,
+     * a DROP after no header change. */
+    mset(&mask, M_OUTER + L24_IP_PROTOCOL, IPPROTO_UDP, 1);
+    mset(&mask, M_MISC2 + MISC2_REG_C_0, meta_vf0, 4);
+    mset(&mask, M_OUTER + L24_UDP_DPORT, 7, 2);
+    CHECK_ERR(TRY_RULE(m, &mask, to_vf1, m_route), EOPNOTSUPP);
+    r_route = RULE(m, &mask, m_route, c_route, to_vf1);
+    mset(&mask, M_OUTER + L24_UDP_DPORT, 8, 2);
+    r_snat = RULE(m, &mask, m_snat, to_wire);
+    mset(&mask, M_OUTER + L24_UDP_DPORT, 9, 2);
+    CHECK_ERR(TRY_RULE(m, &mask, m_snat, drop), EOPNOTSUPP);
+    r_drop = RULE(m, &mask, c_drop, drop);
+    mset(&mask, M_OUTER + L24_UDP_DPORT, 0, 2);
+    mset(&mask, M_OUTER + L24_IP_PROTOCOL, IPPROTO_TCP, 1);
+    mset(&mask, M_OUTER + L24_TCP_DPORT, 80, 2);
+    mset(&mask, M_MISC2 + MISC2_REG_C_0, meta_up, 4);
+    r_dnat = RULE(m, &mask, m_dnat, to_vf0);
+
+    /* Routed: new MAC addresses, TTL 63, the IPv4 checksum follows. */
+    f = ipv4_frame(-1, IPPROTO_UDP, "10.0.0.2", 1000, 7, 64, &l3, &l4);
+    want = frame_copy(f);
+    memcpy(want->data, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x99",
+           12);
+    want->data[l3 + 8] = 63;
+    fix_csums(want, l3, l4, false);
+    CHECK_ERR(hw_model_receive("model95/vf0", packet_from(f, 0)), 0);
+    CHECK_EQ(vf1.n, 1);
+    CHECK_PACKET(vf1.packets[0], want, 0);
+    CHECK_ERR(ops->dr_counter_query(ctr_route, &packets, &bytes), 0);
+    CHECK_EQ(packets, 1);
+    CHECK_EQ(bytes, f->len);
+    capture_clear(&vf1);
+    free(f);
+    free(want);
+
+    /* SNAT to the wire: the UDP checksum covers the new address and port;
+     * without a checksum the packet gets none. */
+    f = ipv4_frame(-1, IPPROTO_UDP, "10.0.0.2", 1000, 8, 64, &l3, &l4);
+    want = frame_copy(f);
+    memcpy(want->data + l3 + 12, "\xc0\x00\x02\x01", 4);
+    set_be16(want->data + l4, 40000);
+    fix_csums(want, l3, l4, false);
+    CHECK_ERR(hw_model_receive("model95/vf0", packet_from(f, 0)), 0);
+    fix_csums(f, l3, l4, true);
+    fix_csums(want, l3, l4, true);
+    CHECK_ERR(hw_model_receive("model95/vf0", packet_from(f, 0)), 0);
+    CHECK_EQ(wire.n, 2);
+    CHECK_PACKET(wire.packets[1], want, 0);
+    fix_csums(want, l3, l4, false);
+    CHECK_PACKET(wire.packets[0], want, 0);
+    capture_clear(&wire);
+    free(f);
+    free(want);
+
+    /* DNAT from the wire to VF0, TCP. */
+    f = ipv4_frame(-1, IPPROTO_TCP, "10.0.0.2", 1000, 80, 64, &l3, &l4);
+    want = frame_copy(f);
+    memcpy(want->data + l3 + 16, "\x0a\x00\x00\x63", 4);
+    set_be16(want->data + l4 + 2, 8080);
+    fix_csums(want, l3, l4, false);
+    CHECK_ERR(hw_model_receive("model95", packet_from(f, 0)), 0);
+    CHECK_EQ(vf0.n, 1);
+    CHECK_PACKET(vf0.packets[0], want, 0);
+    capture_clear(&vf0);
+    free(f);
+    free(want);
+
+    /* Dropped in the FDB, counted, seen nowhere. */
+    f = ipv4_frame(-1, IPPROTO_UDP, "10.0.0.2", 1000, 9, 64, &l3, &l4);
+    CHECK_ERR(hw_model_receive("model95/vf0", packet_from(f, 0)), EPERM);
+    CHECK_ERR(hw_model_receive("model95/vf0", packet_from(f, 0)), EPERM);
+    CHECK_EQ(vf0.n + vf1.n + wire.n, 0);
+    CHECK_EQ(model_stats("model95").rx_drop_rule, 2);
+    CHECK_ERR(ops->dr_counter_query(ctr_drop, &packets, &bytes), 0);
+    CHECK_EQ(packets, 2);
+    CHECK_EQ(bytes, 2 * f->len);
+    free(f);
+
+    CHECK_ERR(hw_model_set_wire_tx("model95", NULL, NULL), 0);
+    CHECK_ERR(hw_model_set_wire_tx("model95/vf0", NULL, NULL), 0);
+    CHECK_ERR(hw_model_set_wire_tx("model95/vf1", NULL, NULL), 0);
+    CHECK_ERR(ops->dr_rule_destroy(r_route), 0);
+    CHECK_ERR(ops->dr_rule_destroy(r_snat), 0);
+    CHECK_ERR(ops->dr_rule_destroy(r_dnat), 0);
+    CHECK_ERR(ops->dr_rule_destroy(r_drop), 0);
+    CHECK_ERR(ops->dr_action_destroy(m_route), 0);
+    CHECK_ERR(ops->dr_action_destroy(m_snat), 0);
+    CHECK_ERR(ops->dr_action_destroy(m_dnat), 0);
+    CHECK_ERR(ops->dr_action_destroy(c_route), 0);
+    CHECK_ERR(ops->dr_action_destroy(c_drop), 0);
+    CHECK_ERR(ops->dr_action_destroy(to_vf0), 0);
+    CHECK_ERR(ops->dr_action_destroy(to_vf1), 0);
+    CHECK_ERR(ops->dr_action_destroy(to_wire), 0);
+    CHECK_ERR(ops->dr_action_destroy(drop), 0);
+    CHECK_ERR(ops->dr_counter_destroy(ctr_route), 0);
+    CHECK_ERR(ops->dr_counter_destroy(ctr_drop), 0);
+    CHECK_ERR(ops->dr_matcher_destroy(m), 0);
+    jump_destroy(&j);
+    env_destroy(&e);
+    CHECK_EQ(objects("model95").total, 0);
 }

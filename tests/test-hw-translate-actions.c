@@ -206,8 +206,8 @@ test_eswitch_actions(void)
     put_output(&actions, 3);
     CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
                                &rule, &reason), EOPNOTSUPP);
-    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB takes outputs and VLAN "
-              "pushes and pops only");
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB takes outputs, VLAN "
+              "pushes and pops and sets of addresses, ports and TTL only");
     ds_clear(&reason);
 
     /* A push: the tag's TCI without OVS's CFI "present" bit. */
@@ -255,14 +255,6 @@ test_eswitch_actions(void)
     CHECK_EQ(ntohs(rule.outer.eth.tci), 100);
     dp_match_init_udp(&match);
     ofpbuf_clear(&actions);
-    put_drop(&actions);
-    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
-                               &rule, &reason), EOPNOTSUPP);
-    ds_clear(&reason);
-    ofpbuf_clear(&actions);
-    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
-                               &rule, &reason), EOPNOTSUPP);
-    ds_clear(&reason);
 
     /* Without 'eswitch' an output is a partial offload, as ever. */
     params.eswitch = false;
@@ -272,6 +264,346 @@ test_eswitch_actions(void)
     CHECK_EQ(rule.fate, HW_FATE_RSS);
     CHECK(!rule.fdb);
     CHECK_EQ(rule.reg_c_mask[0], 0);
+
+    ds_destroy(&reason);
+    ofpbuf_uninit(&actions);
+}
+
+/* Appends a set ('mask' null) or masked set of key 'type' to 'actions'. */
+static void
+put_set(struct ofpbuf *actions, enum ovs_key_attr type, const void *key,
+        const void *mask, size_t size)
+{
+    size_t ofs = nl_msg_start_nested(actions, (mask
+                                               ? OVS_ACTION_ATTR_SET_MASKED
+                                               : OVS_ACTION_ATTR_SET));
+    char *data = nl_msg_put_unspec_uninit(actions, type,
+                                          mask ? 2 * size : size);
+
+    memcpy(data, key, size);
+    if (mask) {
+        memcpy(data + size, mask, size);
+    }
+    nl_msg_end_nested(actions, ofs);
+}
+
+/* 'actions' for the FDB on a flow of 'match': 0 or the error, with the
+ * reason in 'reason' (cleared first). */
+static int
+esw_translate(const struct match *match, const struct ofpbuf *actions,
+              struct hw_rule *rule, struct ds *reason)
+{
+    struct hw_translate_params params = {
+        .flow_mark = TEST_MARK,
+        .in_port = u32_to_odp(TEST_PORT),
+        .vport = HW_TUNNEL_NONE,
+        .eswitch = true,
+        .esw_reg_c0 = 0x00020000,
+        .esw_reg_c0_mask = 0xffff0000,
+    };
+
+    ds_clear(reason);
+    return hw_translate_flow(match, actions->data, actions->size, &params,
+                             rule, reason);
+}
+
+/* Checks that the FDB refuses 'actions' on a flow of 'match' for the
+ * reason 'why'. */
+#define CHECK_ESW_REFUSED(MATCH, ACTIONS, WHY)                          \
+    do {                                                                \
+        struct ds why__ = DS_EMPTY_INITIALIZER;                         \
+        struct hw_rule rule__;                                          \
+                                                                        \
+        CHECK_EQ(esw_translate(MATCH, ACTIONS, &rule__, &why__),        \
+                 EOPNOTSUPP);                                           \
+        CHECK_STR(ds_cstr(&why__), WHY);                                \
+        CHECK(!rule__.fdb);                                             \
+        ds_destroy(&why__);                                             \
+    } while (0)
+
+/* Header rewrites in the FDB: set and masked set of MAC and IP addresses,
+ * the TTL (OVS's dec_ttl) and TCP and UDP ports, in one modify header
+ * whatever their order around a VLAN pop or push; whole fields only, of
+ * headers the flow matches, and what the device cannot set refused with
+ * the reason. */
+void
+test_eswitch_rewrites(void)
+{
+    struct ovs_key_ethernet eth, eth_mask;
+    struct ovs_key_ipv4 ip4, ip4_mask;
+    struct ovs_key_ipv6 ip6, ip6_mask;
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct ovs_key_udp udp, udp_mask;
+    struct ovs_key_tcp tcp, tcp_mask;
+    const struct hw_rewrite *rw;
+    struct ofpbuf actions;
+    struct match match;
+    struct hw_rule rule;
+
+    ofpbuf_init(&actions, 64);
+    rw = &rule.rewrite;
+
+    /* Routing: both MACs (an unmasked set) and the TTL of a flow that
+     * matches it exactly (dec_ttl), after a pop that the device still
+     * runs first. */
+    dp_match_init_udp(&match);
+    match_set_nw_ttl(&match, 64);
+    match.flow.vlans[0].tpid = htons(ETH_TYPE_VLAN_8021Q);
+    match_set_dl_tci_masked(&match, htons(VLAN_CFI | 100),
+                            htons(VLAN_CFI | VLAN_VID_MASK));
+    eth = (struct ovs_key_ethernet) {
+        .eth_src = ETH_ADDR_C(02, 00, 00, 00, 00, 99),
+        .eth_dst = ETH_ADDR_C(02, 00, 00, 00, 00, 02),
+    };
+    memset(&ip4, 0, sizeof ip4);
+    memset(&ip4_mask, 0, sizeof ip4_mask);
+    ip4.ipv4_ttl = 63;
+    ip4_mask.ipv4_ttl = 0xff;
+    put_set(&actions, OVS_KEY_ATTR_ETHERNET, &eth, NULL, sizeof eth);
+    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_VLAN);
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    put_output(&actions, 3);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_STR(ds_cstr(&reason), "");
+    CHECK(rule.fdb && rule.full);
+    CHECK_EQ(rule.fate, HW_FATE_VPORT);
+    CHECK(rw->pop_vlan && !rw->push_vlan);
+    CHECK_EQ(rw->set, ((1u << HW_SET_ETH_SRC) | (1u << HW_SET_ETH_DST)
+                       | (1u << HW_SET_TTL)));
+    CHECK(eth_addr_equals(rw->eth_src, eth.eth_src));
+    CHECK(eth_addr_equals(rw->eth_dst, eth.eth_dst));
+    CHECK_EQ(rw->ttl, 63);
+    CHECK_EQ(rule.outer.ext.ttl, 64);
+
+    /* SNAT-like: the IPv4 source and the UDP source port, masked sets,
+     * then a push. */
+    dp_match_init_udp(&match);
+    ofpbuf_clear(&actions);
+    memset(&ip4_mask, 0, sizeof ip4_mask);
+    ip4.ipv4_src = htonl(0xc0000201);
+    ip4_mask.ipv4_src = OVS_BE32_MAX;
+    udp = (struct ovs_key_udp) { .udp_src = htons(40000) };
+    udp_mask = (struct ovs_key_udp) { .udp_src = OVS_BE16_MAX };
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    put_set(&actions, OVS_KEY_ATTR_UDP, &udp, &udp_mask, sizeof udp);
+    struct ovs_action_push_vlan push = {
+        .vlan_tpid = htons(ETH_TYPE_VLAN_8021Q),
+        .vlan_tci = htons(VLAN_CFI | 100),
+    };
+    nl_msg_put_unspec(&actions, OVS_ACTION_ATTR_PUSH_VLAN, &push,
+                      sizeof push);
+    put_output(&actions, 1);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rw->set, (1u << HW_SET_IPV4_SRC) | (1u << HW_SET_L4_SRC));
+    CHECK_EQ(ntohl(rw->ipv4_src), 0xc0000201);
+    CHECK_EQ(ntohs(rw->l4_src), 40000);
+    CHECK(!rw->l4_tcp);
+    CHECK(rw->push_vlan);
+
+    /* The same set twice: the last value; a set back to the value the
+     * flow matches still sets it. */
+    ofpbuf_clear(&actions);
+    ip4.ipv4_src = htonl(0x0a0000fe);
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    ip4.ipv4_src = htonl(0xc0000201);
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    match_set_nw_src(&match, htonl(0x0a0000fe));
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    ip4.ipv4_src = htonl(0x0a0000fe);
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    put_output(&actions, 1);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rw->set, 1u << HW_SET_IPV4_SRC);
+    CHECK_EQ(ntohl(rw->ipv4_src), 0x0a0000fe);
+
+    /* DNAT-like on TCP: the destination and its port.  An unmasked set
+     * sets every field: the source, TOS and TTL the flow matches stay as
+     * they are, with no command. */
+    dp_match_init_ipv4(&match);
+    match_set_nw_proto(&match, IPPROTO_TCP);
+    match_set_nw_src(&match, htonl(0x0a000001));
+    match_set_nw_dst(&match, htonl(0x0a000002));
+    match.flow.nw_tos = 0x10;
+    match.wc.masks.nw_tos = UINT8_MAX;
+    match_set_nw_ttl(&match, 9);
+    ofpbuf_clear(&actions);
+    ip4 = (struct ovs_key_ipv4) {
+        .ipv4_src = htonl(0x0a000001), .ipv4_dst = htonl(0x0a000063),
+        .ipv4_proto = IPPROTO_TCP, .ipv4_tos = 0x10, .ipv4_ttl = 9,
+    };
+    tcp = (struct ovs_key_tcp) { .tcp_dst = htons(8080) };
+    tcp_mask = (struct ovs_key_tcp) { .tcp_dst = OVS_BE16_MAX };
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, NULL, sizeof ip4);
+    put_set(&actions, OVS_KEY_ATTR_TCP, &tcp, &tcp_mask, sizeof tcp);
+    put_output(&actions, 1);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rw->set, (1u << HW_SET_IPV4_DST) | (1u << HW_SET_L4_DST));
+    CHECK_EQ(ntohl(rw->ipv4_dst), 0x0a000063);
+    CHECK(rw->l4_tcp);
+    CHECK_EQ(ntohs(rw->l4_dst), 8080);
+
+    /* ...but not a TOS that changes. */
+    ip4.ipv4_tos = 0x20;
+    ofpbuf_clear(&actions);
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, NULL, sizeof ip4);
+    put_output(&actions, 1);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB does not set ipv4 tos");
+
+    /* Part of a field: no. */
+    dp_match_init_udp(&match);
+    ofpbuf_clear(&actions);
+    memset(&ip4_mask, 0, sizeof ip4_mask);
+    ip4_mask.ipv4_dst = htonl(0xffffff00);
+    ip4.ipv4_dst = htonl(0x0a000100);
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    put_output(&actions, 1);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB sets whole fields only, "
+                      "not part of ipv4 dst");
+    ofpbuf_clear(&actions);
+    memset(&eth_mask, 0, sizeof eth_mask);
+    eth_mask.eth_dst = (struct eth_addr) ETH_ADDR_C(ff, ff, ff, 00, 00, 00);
+    put_set(&actions, OVS_KEY_ATTR_ETHERNET, &eth, &eth_mask, sizeof eth);
+    put_output(&actions, 1);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB sets whole fields only, "
+                      "not part of eth dst");
+
+    /* Ports of a protocol the flow does not match, other keys. */
+    ofpbuf_clear(&actions);
+    put_set(&actions, OVS_KEY_ATTR_TCP, &tcp, &tcp_mask, sizeof tcp);
+    put_output(&actions, 1);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB sets fields of the "
+                      "headers the flow matches only");
+    ofpbuf_clear(&actions);
+    put_set(&actions, OVS_KEY_ATTR_PRIORITY, "\x00\x00\x00\x07", NULL, 4);
+    put_output(&actions, 1);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB sets Ethernet, IPv4, "
+                      "IPv6, TCP and UDP fields only");
+
+    /* Addresses and ports of a flow that may take fragments: a later one
+     * has no L4 header for the device to update. */
+    dp_match_init_udp(&match);
+    match_set_nw_frag_masked(&match, 0, 0);
+    ofpbuf_clear(&actions);
+    put_set(&actions, OVS_KEY_ATTR_UDP, &udp, &udp_mask, sizeof udp);
+    put_output(&actions, 1);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB rewrites addresses and "
+                      "ports of flows of no fragments only");
+    /* The MACs and the TTL of any packet. */
+    ofpbuf_clear(&actions);
+    memset(&ip4_mask, 0, sizeof ip4_mask);
+    ip4_mask.ipv4_ttl = 0xff;
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    put_set(&actions, OVS_KEY_ATTR_ETHERNET, &eth, NULL, sizeof eth);
+    put_output(&actions, 1);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+
+    /* IPv6: the addresses of TCP and UDP flows (the datapath updates an
+     * ICMPv6 checksum too), and the hop limit; not the label. */
+    dp_match_init_ipv6(&match);
+    match_set_nw_proto(&match, IPPROTO_UDP);
+    memset(&ip6, 0, sizeof ip6);
+    memset(&ip6_mask, 0, sizeof ip6_mask);
+    ip6.ipv6_src.s6_addr[0] = 0x20;
+    ip6.ipv6_src.s6_addr[1] = 0x01;
+    ip6.ipv6_src.s6_addr[15] = 1;
+    ip6_mask.ipv6_src = in6addr_exact;
+    ip6.ipv6_hlimit = 63;
+    ip6_mask.ipv6_hlimit = 0xff;
+    ofpbuf_clear(&actions);
+    put_set(&actions, OVS_KEY_ATTR_IPV6, &ip6, &ip6_mask, sizeof ip6);
+    put_output(&actions, 1);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rw->set, (1u << HW_SET_IPV6_SRC) | (1u << HW_SET_TTL));
+    CHECK(ipv6_addr_equals(&rw->ipv6_src, &ip6.ipv6_src));
+    CHECK_EQ(rw->ttl, 63);
+    match_set_nw_proto(&match, IPPROTO_ICMPV6);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB rewrites IPv6 addresses "
+                      "of TCP and UDP flows only");
+    ip6_mask.ipv6_label = htonl(0xfffff);
+    ip6.ipv6_label = htonl(5);
+    ofpbuf_clear(&actions);
+    put_set(&actions, OVS_KEY_ATTR_IPV6, &ip6, &ip6_mask, sizeof ip6);
+    put_output(&actions, 1);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB does not set ipv6 "
+                      "label");
+
+    /* A set after an output changes one copy only. */
+    dp_match_init_udp(&match);
+    ofpbuf_clear(&actions);
+    put_output(&actions, 1);
+    put_set(&actions, OVS_KEY_ATTR_ETHERNET, &eth, NULL, sizeof eth);
+    put_output(&actions, 3);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB takes flows whose "
+                      "outputs come last");
+
+    /* A malformed set: a key too short, or too long for its action. */
+    ofpbuf_clear(&actions);
+    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_SET);
+    put_output(&actions, 3);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), EINVAL);
+    CHECK_STR(ds_cstr(&reason), "malformed set action");
+    ofpbuf_clear(&actions);
+    put_set(&actions, OVS_KEY_ATTR_ETHERNET, &eth, NULL, sizeof eth);
+    ((struct nlattr *) ofpbuf_at_assert(&actions, NLA_HDRLEN,
+                                        NLA_HDRLEN))->nla_len += 8;
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), EINVAL);
+    CHECK_STR(ds_cstr(&reason), "malformed set action");
+    ofpbuf_clear(&actions);
+    put_set(&actions, OVS_KEY_ATTR_ETHERNET, &eth, NULL, sizeof eth - 1);
+    put_output(&actions, 3);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), EINVAL);
+    CHECK_STR(ds_cstr(&reason), "malformed set action");
+
+    ds_destroy(&reason);
+    ofpbuf_uninit(&actions);
+}
+
+/* A flow without actions, or an explicit drop, on a port of the e-switch:
+ * a counted drop in its FDB table, for the packets the flow takes only
+ * (the VLAN tag, and its port's reg_c0); without an output or a drop, no
+ * rule. */
+void
+test_eswitch_drop(void)
+{
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct ofpbuf actions;
+    struct match match;
+    struct hw_rule rule;
+
+    dp_match_init_udp(&match);
+    ofpbuf_init(&actions, 64);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rule.fate, HW_FATE_DROP);
+    CHECK(rule.fdb && rule.full && rule.count);
+    CHECK(!rule.has_tag);
+    CHECK_EQ(rule.n_out, 0);
+    CHECK_EQ(rule.reg_c[0], 0x00020000);
+    CHECK_EQ(rule.reg_c_mask[0], 0xffff0000);
+    CHECK_EQ(rule.outer.vlan1, HW_VLAN_NONE);
+    CHECK(hw_rewrite_is_empty(&rule.rewrite));
+    CHECK_STR(ds_cstr(&reason), "");
+
+    put_drop(&actions);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rule.fate, HW_FATE_DROP);
+    CHECK(rule.fdb);
+
+    /* A VLAN pop and no output: the software drops the packet too, but
+     * the FDB takes no such flow. */
+    ofpbuf_clear(&actions);
+    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_VLAN);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB takes flows that output "
+                      "or drop");
 
     ds_destroy(&reason);
     ofpbuf_uninit(&actions);

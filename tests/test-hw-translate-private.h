@@ -85,6 +85,8 @@ void test_untranslatable_fields(void);
 /* Actions (test-hw-translate-actions.c). */
 void test_actions(void);
 void test_eswitch_actions(void);
+void test_eswitch_rewrites(void);
+void test_eswitch_drop(void);
 
 /* The rule helpers (test-hw-translate-rule.c). */
 void test_priority_and_rss_bands(void);

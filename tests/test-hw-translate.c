@@ -304,6 +304,8 @@ static const struct test_hw_case tests[] = {
     TEST(values_outside_masks),
     TEST(actions),
     TEST(eswitch_actions),
+    TEST(eswitch_rewrites),
+    TEST(eswitch_drop),
     TEST(every_field_named),
     TEST(untranslatable_fields),
     TEST(priority_and_rss_bands),

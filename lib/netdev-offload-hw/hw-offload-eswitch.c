@@ -84,7 +84,8 @@ hw_offload_eswitch_plan(const struct netdev_hw_device *dev,
                         const char *dpif_type, struct hw_rule *rule,
                         struct ds *reason)
 {
-    ovs_assert(rule->fate == HW_FATE_VPORT);
+    /* A drop has no output. */
+    ovs_assert(rule->fate == HW_FATE_VPORT || rule->fate == HW_FATE_DROP);
     for (size_t i = 0; i < rule->n_out; i++) {
         int error = hw_offload_eswitch_vport(dev, dpif_type,
                                              rule->out_ports[i],

@@ -21,15 +21,17 @@
  *
  * A flow whose input port is the uplink or a VF representor of a PF in
  * switchdev mode (netdev-hw-eswitch.h) and whose actions are an optional
- * VLAN pop and push and outputs to ports of the same e-switch (up to 4: a
- * mirror is a DEST_ARRAY) becomes
- * one rule of the input port's FDB table: its match (with the VLAN tag it
- * requires or excludes: the FDB has no VLAN guard), the input port's vport
- * metadata in reg_c0, the VLAN actions, a counter and DEST_VPORT to the
- * output port's vport.  translate makes the rule
- * (HW_FATE_VPORT, pure: it knows the output's datapath port only); this
- * finds that port's vport.  What the FDB cannot take is translated again
- * for the input port's receive side (partial offload), with the reason. */
+ * VLAN pop and push, header rewrites (MAC and IP addresses, TCP and UDP
+ * ports, TTL) and outputs to ports of the same e-switch (up to 4: a
+ * mirror is a DEST_ARRAY) becomes one rule of the input port's FDB table:
+ * its match (with the VLAN tag it requires or excludes: the FDB has no
+ * VLAN guard), the input port's vport metadata in reg_c0, the VLAN
+ * actions, a modify header, a counter and DEST_VPORT to the output port's
+ * vport; a flow without actions, a counter and DROP.  translate makes the
+ * rule (HW_FATE_VPORT, pure: it knows the output's datapath port only);
+ * this finds that port's vport.  What the FDB cannot take is translated
+ * again for the input port's receive side (partial offload), with the
+ * reason. */
 
 #include <stdbool.h>
 
@@ -46,7 +48,8 @@ bool hw_offload_eswitch_enabled(const struct netdev_hw_device *dev);
 void hw_offload_eswitch_params(const struct netdev_hw_device *dev,
                                struct hw_translate_params *params);
 
-/* Finds the vports of the output ports of 'rule' (HW_FATE_VPORT), a flow
+/* Finds the vports of the output ports of 'rule' (HW_FATE_VPORT; none for
+ * HW_FATE_DROP), a flow
  * of the port of 'dev', among the datapath's ports of type 'dpif_type' and
  * stores them in the rule.  Returns 0, or EOPNOTSUPP with why appended to
  * 'reason': an output is not a hw port, is on another device, or on no

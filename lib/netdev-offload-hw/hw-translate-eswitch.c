@@ -16,16 +16,20 @@
 
 /* translate for the e-switch's FDB: the actions of a flow of a port of an
  * e-switch in switchdev mode (hw-offload-eswitch.h), in the order the
- * device runs a rule's actions (hw-apis.md 3.4): a VLAN pop, a VLAN push,
- * then one output, which becomes DEST_VPORT once the offload core knows
- * the output port's vport, or several (a mirror: DEST_ARRAY).  Pure, like
- * the rest of translate. */
+ * device runs a rule's actions (hw-apis.md 3.4): a VLAN pop, the header
+ * rewrites (one modify-header action), a VLAN push, then one output, which
+ * becomes DEST_VPORT once the offload core knows the output port's vport,
+ * or several (a mirror: DEST_ARRAY); or a drop.  Pure, like the rest of
+ * translate. */
 
 #include <config.h>
 #include "hw-translate-private.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <string.h>
 
+#include "flow.h"
 #include "hw-rule.h"
 #include "hw-translate.h"
 #include "netlink.h"
@@ -41,8 +45,223 @@ esw_refuse(struct ds *reason, const char *why)
                              why);
 }
 
+/* Header rewrites.
+ *
+ * A set or masked set of Ethernet, IPv4, IPv6, TCP or UDP fields becomes
+ * commands of the rule's modify-header action, which the device runs after
+ * a VLAN pop and before a push, wherever the datapath's actions have them:
+ * the fields it rewrites are the same with or without the tag.  The device
+ * sets whole fields (struct hw_rewrite) and updates the IPv4 header
+ * checksum and the TCP or UDP checksum, as the datapath does.  A mask bit
+ * for a field whose value the flow's match already guarantees changes
+ * nothing (an unmasked set sets every field); the datapath never writes
+ * the protocol and fragment fields of a key. */
+
+/* One field of a set action's key (struct ovs_key_*). */
+struct esw_field {
+    const char *name;           /* For the reason of a refusal. */
+    size_t ofs, n;              /* Where in the key. */
+    size_t flow_ofs;            /* The same field in struct flow. */
+    int set;                    /* enum hw_set_field, or -1: the device
+                                 * does not rewrite it. */
+    size_t rw_ofs, rw_n;        /* With 'set': its value in struct
+                                 * hw_rewrite. */
+};
+
+#define ESW_FIELD__(NAME, KEY, MEMBER, FLOW_MEMBER, SET, RW_OFS, RW_N)  \
+    { NAME, offsetof(struct KEY, MEMBER),                               \
+      MEMBER_SIZEOF(struct KEY, MEMBER),                                \
+      offsetof(struct flow, FLOW_MEMBER), SET, RW_OFS, RW_N }
+
+/* A field the device sets, into 'RW_MEMBER' of struct hw_rewrite. */
+#define ESW_SET(NAME, KEY, MEMBER, FLOW_MEMBER, SET, RW_MEMBER)         \
+    ESW_FIELD__(NAME, KEY, MEMBER, FLOW_MEMBER, SET,                    \
+                offsetof(struct hw_rewrite, RW_MEMBER),                 \
+                MEMBER_SIZEOF(struct hw_rewrite, RW_MEMBER))
+
+/* A field it does not. */
+#define ESW_KEEP(NAME, KEY, MEMBER, FLOW_MEMBER)                        \
+    ESW_FIELD__(NAME, KEY, MEMBER, FLOW_MEMBER, -1, 0, 0)
+
+static const struct esw_field esw_eth_fields[] = {
+    ESW_SET("eth src", ovs_key_ethernet, eth_src, dl_src, HW_SET_ETH_SRC,
+            eth_src),
+    ESW_SET("eth dst", ovs_key_ethernet, eth_dst, dl_dst, HW_SET_ETH_DST,
+            eth_dst),
+};
+
+static const struct esw_field esw_ipv4_fields[] = {
+    ESW_SET("ipv4 src", ovs_key_ipv4, ipv4_src, nw_src, HW_SET_IPV4_SRC,
+            ipv4_src),
+    ESW_SET("ipv4 dst", ovs_key_ipv4, ipv4_dst, nw_dst, HW_SET_IPV4_DST,
+            ipv4_dst),
+    ESW_KEEP("ipv4 tos", ovs_key_ipv4, ipv4_tos, nw_tos),
+    ESW_SET("ipv4 ttl", ovs_key_ipv4, ipv4_ttl, nw_ttl, HW_SET_TTL, ttl),
+};
+
+static const struct esw_field esw_ipv6_fields[] = {
+    ESW_SET("ipv6 src", ovs_key_ipv6, ipv6_src, ipv6_src, HW_SET_IPV6_SRC,
+            ipv6_src),
+    ESW_SET("ipv6 dst", ovs_key_ipv6, ipv6_dst, ipv6_dst, HW_SET_IPV6_DST,
+            ipv6_dst),
+    ESW_KEEP("ipv6 label", ovs_key_ipv6, ipv6_label, ipv6_label),
+    ESW_KEEP("ipv6 tclass", ovs_key_ipv6, ipv6_tclass, nw_tos),
+    ESW_SET("ipv6 hlimit", ovs_key_ipv6, ipv6_hlimit, nw_ttl, HW_SET_TTL,
+            ttl),
+};
+
+static const struct esw_field esw_tcp_fields[] = {
+    ESW_SET("tcp src", ovs_key_tcp, tcp_src, tp_src, HW_SET_L4_SRC, l4_src),
+    ESW_SET("tcp dst", ovs_key_tcp, tcp_dst, tp_dst, HW_SET_L4_DST, l4_dst),
+};
+
+static const struct esw_field esw_udp_fields[] = {
+    ESW_SET("udp src", ovs_key_udp, udp_src, tp_src, HW_SET_L4_SRC, l4_src),
+    ESW_SET("udp dst", ovs_key_udp, udp_dst, tp_dst, HW_SET_L4_DST, l4_dst),
+};
+
+/* The keys of the set actions the FDB takes: their fields, and the headers
+ * the flow must match ('need', HW_HDR_*). */
+struct esw_key {
+    enum ovs_key_attr type;
+    const struct esw_field *fields;
+    size_t n_fields;
+    size_t size;
+    uint32_t need;
+};
+
+#define ESW_KEY(TYPE, FIELDS, KEY, NEED) \
+    { TYPE, FIELDS, ARRAY_SIZE(FIELDS), sizeof(struct KEY), NEED }
+
+static const struct esw_key esw_keys[] = {
+    ESW_KEY(OVS_KEY_ATTR_ETHERNET, esw_eth_fields, ovs_key_ethernet, 0),
+    ESW_KEY(OVS_KEY_ATTR_IPV4, esw_ipv4_fields, ovs_key_ipv4, HW_HDR_IPV4),
+    ESW_KEY(OVS_KEY_ATTR_IPV6, esw_ipv6_fields, ovs_key_ipv6, HW_HDR_IPV6),
+    ESW_KEY(OVS_KEY_ATTR_TCP, esw_tcp_fields, ovs_key_tcp, HW_HDR_TCP),
+    ESW_KEY(OVS_KEY_ATTR_UDP, esw_udp_fields, ovs_key_udp, HW_HDR_UDP),
+};
+
+/* The largest of them. */
+#define ESW_MAX_KEY sizeof(struct ovs_key_ipv6)
+BUILD_ASSERT_DECL(ESW_MAX_KEY >= sizeof(struct ovs_key_ipv4));
+
+/* Field 'f' of key 'key' under 'mask' into the rewrites of 'rule', for a
+ * flow of 'match'.  Returns 0 or EOPNOTSUPP with the reason. */
+static int
+esw_set_field(const struct esw_field *f, const uint8_t *key,
+              const uint8_t *mask, const struct match *match,
+              struct hw_rule *rule, struct ds *reason)
+{
+    const uint8_t *fv = (const uint8_t *) &match->flow + f->flow_ofs;
+    const uint8_t *fm = (const uint8_t *) &match->wc.masks + f->flow_ofs;
+    const uint8_t *v = key + f->ofs, *m = mask + f->ofs;
+    struct hw_rewrite *rw = &rule->rewrite;
+    bool any = false, whole = true, kept = true;
+
+    for (size_t i = 0; i < f->n; i++) {
+        any |= m[i] != 0;
+        whole &= m[i] == UINT8_MAX;
+        kept &= (fm[i] & m[i]) == m[i] && !((fv[i] ^ v[i]) & m[i]);
+    }
+    if (f->set >= 0 && rw->set & (1u << f->set)) {
+        /* An earlier set changed it: the match no longer says. */
+        kept = false;
+    }
+    if (!any || kept) {
+        return 0;
+    }
+    if (f->set < 0) {
+        return hw_translate_fail(reason, EOPNOTSUPP, "e-switch: the FDB "
+                                 "does not set %s", f->name);
+    }
+    if (!whole) {
+        return hw_translate_fail(reason, EOPNOTSUPP, "e-switch: the FDB "
+                                 "sets whole fields only, not part of %s",
+                                 f->name);
+    }
+    ovs_assert(f->rw_n == f->n);
+    memcpy((uint8_t *) rw + f->rw_ofs, v, f->n);
+    rw->set |= 1u << f->set;
+    return 0;
+}
+
+/* A set ('masked' false) or masked set action 'a' into the rewrites of
+ * 'rule', for a flow of 'match'. */
+static int
+esw_set(const struct nlattr *a, bool masked, const struct match *match,
+        struct hw_rule *rule, struct ds *reason)
+{
+    const struct nlattr *key = nl_attr_get(a);
+    uint8_t ones[ESW_MAX_KEY];
+    const struct esw_key *k;
+    const uint8_t *mask;
+
+    if (nl_attr_get_size(a) < NLA_HDRLEN
+        || nl_attr_get_size(key) > nl_attr_get_size(a) - NLA_HDRLEN) {
+        return hw_translate_fail(reason, EINVAL, "malformed set action");
+    }
+    for (k = esw_keys; k < &esw_keys[ARRAY_SIZE(esw_keys)]; k++) {
+        if (k->type == nl_attr_type(key)) {
+            break;
+        }
+    }
+    if (k == &esw_keys[ARRAY_SIZE(esw_keys)]) {
+        return esw_refuse(reason, "sets Ethernet, IPv4, IPv6, TCP and UDP "
+                          "fields only");
+    }
+    if (nl_attr_get_size(key) != k->size * (masked ? 2 : 1)) {
+        return hw_translate_fail(reason, EINVAL, "malformed set action");
+    }
+    if ((rule->outer.present & k->need) != k->need) {
+        return esw_refuse(reason, "sets fields of the headers the flow "
+                          "matches only");
+    }
+    if (k->need & (HW_HDR_TCP | HW_HDR_UDP)) {
+        rule->rewrite.l4_tcp = k->need == HW_HDR_TCP;
+    }
+    memset(ones, UINT8_MAX, sizeof ones);
+    mask = masked ? (const uint8_t *) nl_attr_get(key) + k->size : ones;
+    for (size_t i = 0; i < k->n_fields; i++) {
+        int error = esw_set_field(&k->fields[i], nl_attr_get(key), mask,
+                                  match, rule, reason);
+        if (error) {
+            return error;
+        }
+    }
+    return 0;
+}
+
+/* The checksums the device updates after rewriting addresses and ports
+ * are those the datapath updates, for the packets the rule can match. */
+static int
+esw_check_rewrites(const struct hw_rule *rule, struct ds *reason)
+{
+    const uint32_t addrs = ((1u << HW_SET_IPV4_SRC) | (1u << HW_SET_IPV4_DST)
+                            | (1u << HW_SET_IPV6_SRC)
+                            | (1u << HW_SET_IPV6_DST)
+                            | (1u << HW_SET_L4_SRC) | (1u << HW_SET_L4_DST));
+    const uint32_t addrs6 = ((1u << HW_SET_IPV6_SRC)
+                             | (1u << HW_SET_IPV6_DST));
+    const struct hw_headers *outer = &rule->outer;
+    uint32_t set = rule->rewrite.set;
+
+    if (set & addrs && (!outer->ext_mask.frag || outer->ext.frag)) {
+        /* A later fragment has no L4 header for the device to update. */
+        return esw_refuse(reason, "rewrites addresses and ports of flows "
+                          "of no fragments only");
+    }
+    if (set & addrs6 && !(outer->present & (HW_HDR_TCP | HW_HDR_UDP))) {
+        /* The datapath also updates an ICMPv6 checksum, and looks behind
+         * extension headers. */
+        return esw_refuse(reason, "rewrites IPv6 addresses of TCP and UDP "
+                          "flows only");
+    }
+    return 0;
+}
+
 int
-hw_translate_eswitch_actions(const struct nlattr *actions,
+hw_translate_eswitch_actions(const struct match *match,
+                             const struct nlattr *actions,
                              size_t actions_len,
                              const struct hw_translate_params *params,
                              struct hw_rule *rule, struct ds *reason)
@@ -52,6 +271,17 @@ hw_translate_eswitch_actions(const struct nlattr *actions,
     const struct nlattr *a;
     bool output = false;
     size_t left;
+    int error;
+
+    rule->fdb = true;
+    rule->full = true;
+    rule->reg_c[0] = params->esw_reg_c0 & params->esw_reg_c0_mask;
+    rule->reg_c_mask[0] = params->esw_reg_c0_mask;
+    if (!actions_len || nl_attr_type(actions) == OVS_ACTION_ATTR_DROP) {
+        /* Nothing after an explicit drop runs. */
+        rule->fate = HW_FATE_DROP;
+        return 0;
+    }
 
     NL_ATTR_FOR_EACH (a, left, actions, actions_len) {
         if (output && nl_attr_type(a) != OVS_ACTION_ATTR_OUTPUT) {
@@ -83,6 +313,14 @@ hw_translate_eswitch_actions(const struct nlattr *actions,
              * wire has it clear. */
             rw->push_tci = push->vlan_tci & htons(~VLAN_CFI);
             break;
+        case OVS_ACTION_ATTR_SET:
+        case OVS_ACTION_ATTR_SET_MASKED:
+            error = esw_set(a, nl_attr_type(a) == OVS_ACTION_ATTR_SET_MASKED,
+                            match, rule, reason);
+            if (error) {
+                return error;
+            }
+            break;
         case OVS_ACTION_ATTR_OUTPUT:
             if (rule->n_out >= HW_MAX_OUTPUTS) {
                 return esw_refuse(reason, "copies a packet to at most "
@@ -92,19 +330,15 @@ hw_translate_eswitch_actions(const struct nlattr *actions,
             output = true;
             break;
         default:
-            return esw_refuse(reason, "takes outputs and VLAN pushes and "
-                              "pops only");
+            return esw_refuse(reason, "takes outputs, VLAN pushes and pops "
+                              "and sets of addresses, ports and TTL only");
         }
     }
     if (!output) {
-        return esw_refuse(reason, "takes flows with one output");
+        return esw_refuse(reason, "takes flows that output or drop");
     }
     rule->fate = HW_FATE_VPORT;
-    rule->fdb = true;
-    rule->full = true;
-    rule->reg_c[0] = params->esw_reg_c0 & params->esw_reg_c0_mask;
-    rule->reg_c_mask[0] = params->esw_reg_c0_mask;
-    return 0;
+    return esw_check_rewrites(rule, reason);
 }
 
 int

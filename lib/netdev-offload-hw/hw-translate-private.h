@@ -37,17 +37,19 @@ int hw_translate_fail(struct ds *reason, int error, const char *format, ...)
  * ovs-appctl dpctl/dump-flows shows it. */
 const char *hw_translate_action_name(int type);
 
-/* The actions of a flow for the e-switch's FDB ('params->eswitch'): fills
- * the fate and rewrites of 'rule', or refuses with EOPNOTSUPP and the
- * reason (hw-translate-eswitch.c). */
-int hw_translate_eswitch_actions(const struct nlattr *actions,
+/* The actions of a flow of 'match' for the e-switch's FDB
+ * ('params->eswitch'): fills the fate and rewrites of 'rule', whose match
+ * is translated, or refuses with EOPNOTSUPP and the reason
+ * (hw-translate-eswitch.c). */
+struct match;
+int hw_translate_eswitch_actions(const struct match *,
+                                 const struct nlattr *actions,
                                  size_t actions_len,
                                  const struct hw_translate_params *params,
                                  struct hw_rule *rule, struct ds *reason);
 
 /* The VLAN tag an FDB rule requires or excludes, from 'match': the FDB
  * has no VLAN guard.  Returns 0, or EOPNOTSUPP with the reason. */
-struct match;
 int hw_translate_eswitch_vlan(const struct match *, struct hw_rule *rule,
                               struct ds *reason);
 

@@ -1040,7 +1040,8 @@ check_leftover(struct xlate_ctx *ctx)
  * delivers them to the RSS QP, and dpif-netdev finds the flow by the mark
  * and runs the actions in software. */
 static int
-xlate_actions(const struct nlattr *actions, size_t actions_len,
+xlate_actions(const struct match *match,
+              const struct nlattr *actions, size_t actions_len,
               const struct hw_translate_params *params,
               struct hw_rule *rule, struct ds *reason)
 {
@@ -1060,8 +1061,8 @@ xlate_actions(const struct nlattr *actions, size_t actions_len,
 
     rule->count = true;
     if (params->eswitch) {
-        return hw_translate_eswitch_actions(actions, actions_len, params,
-                                            rule, reason);
+        return hw_translate_eswitch_actions(match, actions, actions_len,
+                                            params, rule, reason);
     }
     if (!n_actions || first_type == OVS_ACTION_ATTR_DROP) {
         /* An explicit drop ends the action list: nothing after it runs.  A
@@ -1171,7 +1172,8 @@ hw_translate_flow(const struct match *match, const struct nlattr *actions,
         error = check_leftover(&ctx);
     }
     if (!error) {
-        error = xlate_actions(actions, actions_len, params, rule, reason);
+        error = xlate_actions(match, actions, actions_len, params, rule,
+                              reason);
     }
     if (!error && rule->fdb) {
         error = hw_translate_eswitch_vlan(match, rule, reason);

@@ -72,9 +72,10 @@ struct hw_translate_params {
     /* The input port is a port of an e-switch in switchdev mode, whose
      * FDB the device can program, and its packets carry 'esw_reg_c0'
      * under 'esw_reg_c0_mask' there: a flow whose actions are an optional
-     * VLAN pop and push, then one to four outputs, becomes a full FDB rule
-     * (HW_FATE_VPORT, 'fdb', the mlx5 matcher, hw-translate-eswitch.c),
-     * whose vport the offload core then finds (hw-offload-eswitch.h).
+     * VLAN pop and push and header rewrites, then one to four outputs,
+     * becomes a full FDB rule (HW_FATE_VPORT, 'fdb', the mlx5 matcher,
+     * hw-translate-eswitch.c), whose vport the offload core then finds
+     * (hw-offload-eswitch.h); a flow without actions, an FDB drop.
      * Any other flow is refused with the reason the FDB cannot take it,
      * for the caller to translate it again without 'eswitch'. */
     bool eswitch;

@@ -298,6 +298,40 @@ test_tnl_push_vxlan(void)
         CHECK(!memcmp(push.egress.reformat_data + 56, h + 56, 70 - 56));
     }
 
+    /* A routed flow: set(eth(...)),set(ipv4(ttl=63)),ct_clear, then the
+     * push, which the device does to the packet as software left it. */
+    len = vxlan_header(h, false, 0);
+    ofpbuf_clear(&actions);
+    {
+        struct ovs_key_ethernet eth = {
+            .eth_src = ETH_ADDR_C(00, 00, 00, 00, ff, 01),
+            .eth_dst = ETH_ADDR_C(50, 54, 00, 00, 01, 01),
+        };
+        struct ovs_key_ipv4 ipv4 = { .ipv4_ttl = 63 };
+        struct ovs_key_ipv4 ipv4_mask = { .ipv4_ttl = 0xff };
+        size_t set_ofs;
+
+        set_ofs = nl_msg_start_nested(&actions, OVS_ACTION_ATTR_SET);
+        nl_msg_put_unspec(&actions, OVS_KEY_ATTR_ETHERNET, &eth, sizeof eth);
+        nl_msg_end_nested(&actions, set_ofs);
+        set_ofs = nl_msg_start_nested(&actions, OVS_ACTION_ATTR_SET_MASKED);
+        nl_msg_put_unspec_zero(&actions, OVS_KEY_ATTR_IPV4,
+                               2 * sizeof ipv4);
+        memcpy((uint8_t *) actions.data + actions.size - 2 * sizeof ipv4,
+               &ipv4, sizeof ipv4);
+        memcpy((uint8_t *) actions.data + actions.size - sizeof ipv4,
+               &ipv4_mask, sizeof ipv4_mask);
+        nl_msg_end_nested(&actions, set_ofs);
+    }
+    nl_msg_put_flag(&actions, OVS_ACTION_ATTR_CT_CLEAR);
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+    put_output(&actions, 2);
+    CHECK_EQ(translate_push(&actions, &rule, &push, NULL), 0);
+    check_egress_rule(&push.egress);
+    CHECK_EQ(push.header_len, 50);
+    CHECK(!memcmp(push.header, h, 50));
+    CHECK_EQ(odp_to_u32(push.out_port), 2);
+
     /* No push at all. */
     ofpbuf_clear(&actions);
     put_output(&actions, 2);
@@ -419,8 +453,8 @@ test_tnl_push_refusals(void)
                        "supported: the NIC does not compute it");
     len = vxlan_header(h, false, 0);
 
-    /* The packet changed before the push: the egress rule would not see
-     * what the flow matched. */
+    /* The packet recirculated, or its framing changed, before the
+     * push. */
     ofpbuf_clear(&actions);
     nl_msg_put_u32(&actions, OVS_ACTION_ATTR_RECIRC, 1);
     put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
@@ -431,6 +465,19 @@ test_tnl_push_refusals(void)
     put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
     put_output(&actions, 2);
     CHECK_PUSH_REFUSED(&actions, "pop_vlan before tnl_push not supported");
+    ofpbuf_clear(&actions);
+    {
+        size_t set_ofs = nl_msg_start_nested(&actions, OVS_ACTION_ATTR_SET);
+        size_t tnl_ofs = nl_msg_start_nested(&actions, OVS_KEY_ATTR_TUNNEL);
+
+        nl_msg_put_be64(&actions, OVS_TUNNEL_KEY_ATTR_ID, htonll(5));
+        nl_msg_end_nested(&actions, tnl_ofs);
+        nl_msg_end_nested(&actions, set_ofs);
+    }
+    put_tnl_push(&actions, OVS_VPORT_TYPE_VXLAN, h, len);
+    put_output(&actions, 2);
+    CHECK_PUSH_REFUSED(&actions, "set of the tunnel metadata before "
+                       "tnl_push not supported");
     ofpbuf_clear(&actions);
     nl_msg_put_flag(&actions, OVS_ACTION_ATTR_POP_ETH);
     put_output(&actions, 2);

@@ -322,6 +322,22 @@ push_walk(const struct nlattr *actions, size_t actions_len,
             /* Copies of the packet as it is; they do not change it. */
             break;
 
+        case OVS_ACTION_ATTR_SET:
+        case OVS_ACTION_ATTR_SET_MASKED:
+        case OVS_ACTION_ATTR_CT:
+        case OVS_ACTION_ATTR_CT_CLEAR:
+            /* Software runs them before it reaches the push, which the
+             * device then does to the packet as they left it: its egress
+             * rule matches only the marker (a routed flow's MAC rewrite and
+             * TTL decrement, a ct(commit)).  Not the tunnel metadata, which
+             * the userspace datapath's push ignores. */
+            if (type != OVS_ACTION_ATTR_CT && type != OVS_ACTION_ATTR_CT_CLEAR
+                && nl_attr_type(nl_attr_get(a)) == OVS_KEY_ATTR_TUNNEL) {
+                return PUSH_REFUSE(reason, "set of the tunnel metadata "
+                                   "before tnl_push not supported");
+            }
+            break;
+
         case OVS_ACTION_ATTR_CLONE:
             /* A clone works on a copy: unless the push is in it, it does not
              * matter what it does. */

@@ -611,14 +611,54 @@ hw_ct_run(void)
     seq_change(hw_ct_done_seq);
 }
 
+/* How often the thread reads every connection's counters.  A read that
+ * finds new packets takes its own time for the time of the last one, so
+ * without it a connection whose counters nobody read for a while would
+ * get the time of the next read (a dump, conntrack's sweeper) and outlive
+ * its timeout by that much; with it, by at most this (mlx5's own flow
+ * counters are read about once a second too). */
+#define HW_CT_POLL_MSEC 1000
+
+/* Connections read per hold of the mutex, which the PMD threads' offers
+ * take too. */
+#define HW_CT_POLL_BATCH 1024
+
+static void
+hw_ct_poll_all(void)
+{
+    struct hmap_position pos = { 0, 0 };
+    bool more = true;
+
+    while (more) {
+        ovs_mutex_lock(&hw_ct_mutex);
+        for (int i = 0; i < HW_CT_POLL_BATCH; i++) {
+            struct hmap_node *node = hmap_at_position(&hw_ct_conns, &pos);
+
+            if (!node) {
+                more = false;
+                break;
+            }
+            hw_ct_conn_poll(CONTAINER_OF(node, struct hw_ct_conn, node));
+        }
+        ovs_mutex_unlock(&hw_ct_mutex);
+    }
+}
+
 static void *
 hw_ct_thread_main(void *arg OVS_UNUSED)
 {
+    long long int next_poll = time_msec() + HW_CT_POLL_MSEC;
+
     for (;;) {
         uint64_t seqno = seq_read(hw_ct_seq);
 
         hw_ct_run();
+        if (time_msec() >= next_poll) {
+            hw_ct_poll_all();
+            next_poll = time_msec() + HW_CT_POLL_MSEC;
+        }
         seq_wait(hw_ct_seq, seqno);
+        poll_timer_wait_until(next_poll);
         poll_block();
     }
     return NULL;

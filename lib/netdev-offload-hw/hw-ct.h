@@ -30,7 +30,9 @@
  * (hw-ct-restore.h).  The calls from conntrack never block on the
  * device: a thread of this module installs and destroys the rules.
  * Conntrack asks how recently the device saw a connection's packets
- * (hw_ct_conn_used()) before it expires it.
+ * (hw_ct_conn_used()) before it expires it; the thread reads every
+ * connection's counters once a second, so that answer is never more than
+ * a second late.
  *
  * Lock order: a port's 'dev_mutex', then its 'mutex', then this module's
  * own. */

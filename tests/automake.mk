@@ -25,6 +25,7 @@ TESTSUITE_AT += \
 tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-backend.c \
 	netdev-offload-hw/tests/test-hw-check.h \
+	netdev-offload-hw/tests/test-hw-ct-conn.c \
 	netdev-offload-hw/tests/test-hw-ct-hooks.c \
 	netdev-offload-hw/tests/test-hw-ct-restore.c \
 	netdev-offload-hw/tests/test-hw-bench.c \

@@ -19,6 +19,8 @@ AM_CPPFLAGS += -I $(top_srcdir)/netdev-offload-hw/lib/netdev-offload-hw/diag
 lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-coverage.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-coverage.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-ct-conn.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-ct-conn.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-ct-hooks.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-ct-hooks.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-ct-restore.c \

@@ -23,6 +23,7 @@
 #include "coverage.h"
 #include "hash.h"
 #include "hw-coverage.h"
+#include "hw-ct-conn.h"
 #include "hw-ct-restore.h"
 #include "hw-flow-dr.h"
 #include "hw-offload-private.h"
@@ -37,6 +38,7 @@
 #include "openvswitch/hmap.h"
 #include "openvswitch/list.h"
 #include "openvswitch/poll-loop.h"
+#include "openvswitch/shash.h"
 #include "openvswitch/vlog.h"
 #include "ovs-atomic.h"
 #include "ovs-thread.h"
@@ -54,6 +56,7 @@ HW_COVERAGE_DEFINE(hw_ct_rule_installed);
 HW_COVERAGE_DEFINE(hw_ct_rule_failed);
 HW_COVERAGE_DEFINE(hw_ct_conn_removed);
 HW_COVERAGE_DEFINE(hw_ct_rule_override);
+HW_COVERAGE_DEFINE(hw_ct_table_full);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
@@ -67,6 +70,9 @@ struct hw_ct_port {
     char *devname;
     struct ibv_qp *rss_qps[HW_N_RSS_TYPES];
     struct ovs_list overrides;          /* Contains struct hw_ct_override. */
+    size_t n_rules;                     /* Connection rules installed. */
+    size_t size;                        /* options:ct-size, SIZE_MAX for
+                                         * none. */
 };
 
 /* A rule the device refused to destroy would go on giving the packets of
@@ -78,48 +84,42 @@ struct hw_ct_override {
     struct hw_flow_dr flow;
 };
 
-/* The rule of one direction of a connection with NAT for the stages with
- * nat, which translates the packets, on the port of the direction's plain
- * rule. */
-struct hw_ct_nat_rule {
-    bool installed;
-    struct hw_flow_dr flow;
-    struct hw_ct_restore_dir *restore;  /* While 'installed'. */
-    uint64_t packets;                   /* At the last read. */
-    uint64_t bytes;
-    char *why;                          /* Why it is not installed. */
-};
-
-/* One direction of a connection. */
-struct hw_ct_dir {
-    struct hw_ct_port *ctport;          /* Where its rule is, or NULL. */
-    struct hw_flow_dr flow;             /* For all stages, or for those
-                                         * without nat if 'nat'. */
-    struct hw_ct_nat_rule *nat;         /* A connection with NAT. */
-    uint64_t packets;                   /* At the last read. */
-    uint64_t bytes;
-    char *why;                          /* Why it has no rule, or NULL. */
-};
-
-struct hw_ct_conn {
-    struct hmap_node node;              /* In 'hw_ct_conns' until deleted. */
-    struct ovs_list pending_node;       /* In 'hw_ct_pending' if 'pending'. */
-    bool pending;
-    bool deleted;
-    struct hw_ct_conn_info info;
-    struct hw_ct_dir dir[2];
-    long long int used;                 /* time_msec(), 0 if never. */
-};
-
+/* Two locks, so that conntrack's calls from the PMD threads never wait for
+ * the device:
+ *
+ *   - 'hw_ct_mutex' guards the map of connections by id, the queue of
+ *     connections offered or deleted, and the flags of each (held only
+ *     for those, never across a call to the device);
+ *
+ *   - 'hw_ct_dev_mutex' guards the rules of the connections and the
+ *     ports: the thread holds it to install or destroy a connection's
+ *     rules, the ports' calls and netdev-hw/dump-conns hold it, and so
+ *     does hw_ct_conn_used(), which reads counters.  The thread frees a
+ *     deleted connection with it held, so that whoever holds it may use a
+ *     connection found in the map after dropping 'hw_ct_mutex'.
+ *
+ * 'hw_ct_dev_mutex' comes first. */
+static struct ovs_mutex hw_ct_dev_mutex = OVS_MUTEX_INITIALIZER;
 static struct ovs_mutex hw_ct_mutex = OVS_MUTEX_INITIALIZER;
 static struct hmap hw_ct_conns OVS_GUARDED_BY(hw_ct_mutex)
     = HMAP_INITIALIZER(&hw_ct_conns);
-static struct ovs_list hw_ct_pending OVS_GUARDED_BY(hw_ct_mutex)
-    = OVS_LIST_INITIALIZER(&hw_ct_pending);
-static struct ovs_list hw_ct_ports OVS_GUARDED_BY(hw_ct_mutex)
-    = OVS_LIST_INITIALIZER(&hw_ct_ports);
+
+/* Offered or deleted connections, for the thread, which takes them all at
+ * once into 'hw_ct_batch'. */
+static struct hw_ct_conn *hw_ct_queue OVS_GUARDED_BY(hw_ct_mutex);
+static struct hw_ct_conn **hw_ct_queue_tail OVS_GUARDED_BY(hw_ct_mutex)
+    = &hw_ct_queue;
+static struct hw_ct_conn *hw_ct_batch OVS_GUARDED_BY(hw_ct_dev_mutex);
 static bool hw_ct_resync OVS_GUARDED_BY(hw_ct_mutex);
 static uint64_t hw_ct_n_busy OVS_GUARDED_BY(hw_ct_mutex);
+
+static struct ovs_list hw_ct_ports OVS_GUARDED_BY(hw_ct_dev_mutex)
+    = OVS_LIST_INITIALIZER(&hw_ct_ports);
+
+/* options:ct-size of the hw ports that have it, by port name: the size
+ * given, plus one. */
+static struct shash hw_ct_sizes OVS_GUARDED_BY(hw_ct_dev_mutex)
+    = SHASH_INITIALIZER(&hw_ct_sizes);
 
 /* Connections conntrack offered that the device cannot have, by reason. */
 static uint64_t hw_ct_n_refused[1] OVS_GUARDED_BY(hw_ct_mutex);
@@ -159,7 +159,7 @@ hw_ct_conn_find(const void *id)
     struct hw_ct_conn *conn;
 
     HMAP_FOR_EACH_WITH_HASH (conn, node, hw_ct_id_hash(id), &hw_ct_conns) {
-        if (conn->info.id == id) {
+        if (conn->id == id) {
             return conn;
         }
     }
@@ -169,8 +169,7 @@ hw_ct_conn_find(const void *id)
 static void *hw_ct_thread_main(void *);
 
 static void
-hw_ct_schedule(struct hw_ct_conn *conn)
-    OVS_REQUIRES(hw_ct_mutex)
+hw_ct_start(void)
 {
     static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
 
@@ -180,11 +179,31 @@ hw_ct_schedule(struct hw_ct_conn *conn)
         ovs_thread_create("hw_ct", hw_ct_thread_main, NULL);
         ovsthread_once_done(&once);
     }
-    if (conn && !conn->pending) {
-        conn->pending = true;
-        ovs_list_push_back(&hw_ct_pending, &conn->pending_node);
+}
+
+/* Queues 'conn' for the thread, unless it is queued.  Returns true if the
+ * thread needs waking up (the caller does it after releasing the mutex):
+ * the queue was empty, so the thread may be waiting. */
+static bool
+hw_ct_enqueue(struct hw_ct_conn *conn)
+    OVS_REQUIRES(hw_ct_mutex)
+{
+    bool was_empty = !hw_ct_queue;
+
+    if (conn->flags & HW_CT_CONN_PENDING) {
+        return false;
     }
+    conn->flags |= HW_CT_CONN_PENDING;
+    conn->next = NULL;
+    *hw_ct_queue_tail = conn;
+    hw_ct_queue_tail = &conn->next;
     hw_ct_n_busy++;
+    return was_empty;
+}
+
+static void
+hw_ct_wake(void)
+{
     seq_change(hw_ct_seq);
 }
 
@@ -192,29 +211,27 @@ bool
 hw_ct_conn_add(const struct hw_ct_conn_info *info)
 {
     uint8_t proto = info->tuple[0].ip_proto;
-    int refused = -1;
     struct hw_ct_conn *conn;
+    bool wake;
 
     if (proto != IPPROTO_TCP && proto != IPPROTO_UDP
         && proto != IPPROTO_ICMP && proto != IPPROTO_ICMPV6) {
-        refused = 0;
-    }
-
-    ovs_mutex_lock(&hw_ct_mutex);
-    if (refused >= 0) {
-        hw_ct_n_refused[refused]++;
+        ovs_mutex_lock(&hw_ct_mutex);
+        hw_ct_n_refused[0]++;
         ovs_mutex_unlock(&hw_ct_mutex);
         HW_COVERAGE_INC(hw_ct_conn_refused);
         return false;
     }
-    conn = xzalloc(sizeof *conn);
-    conn->info = *info;
-    for (int d = 0; info->nat && d < 2; d++) {
-        conn->dir[d].nat = xzalloc(sizeof *conn->dir[d].nat);
-    }
+
+    hw_ct_start();
+    conn = hw_ct_conn_create(info);
+    ovs_mutex_lock(&hw_ct_mutex);
     hmap_insert(&hw_ct_conns, &conn->node, hw_ct_id_hash(info->id));
-    hw_ct_schedule(conn);
+    wake = hw_ct_enqueue(conn);
     ovs_mutex_unlock(&hw_ct_mutex);
+    if (wake) {
+        hw_ct_wake();
+    }
     HW_COVERAGE_INC(hw_ct_conn_offered);
     return true;
 }
@@ -223,6 +240,7 @@ void
 hw_ct_conn_del(const void *id)
 {
     struct hw_ct_conn *conn;
+    bool wake = false;
 
     ovs_mutex_lock(&hw_ct_mutex);
     conn = hw_ct_conn_find(id);
@@ -230,38 +248,74 @@ hw_ct_conn_del(const void *id)
         /* Out of the map now: conntrack may reuse the id.  The thread
          * destroys the rules and frees it. */
         hmap_remove(&hw_ct_conns, &conn->node);
-        conn->deleted = true;
-        hw_ct_schedule(conn);
+        conn->flags |= HW_CT_CONN_DELETED;
+        wake = hw_ct_enqueue(conn);
     }
     ovs_mutex_unlock(&hw_ct_mutex);
+    if (wake) {
+        hw_ct_wake();
+    }
 }
 
-/* Reads the counters of the rules of 'conn' and notes the time if they
- * grew. */
+static struct hw_ct_port *
+hw_ct_port_find(odp_port_t odp_port)
+    OVS_REQUIRES(hw_ct_dev_mutex)
+{
+    struct hw_ct_port *ctport;
+
+    LIST_FOR_EACH (ctport, node, &hw_ct_ports) {
+        if (ctport->odp_port == odp_port) {
+            return ctport;
+        }
+    }
+    return NULL;
+}
+
+/* The port of the rules of direction 'd' of 'conn', which has its plain
+ * rule installed. */
+static struct hw_ct_port *
+hw_ct_dir_port(const struct hw_ct_conn *conn, int d)
+    OVS_REQUIRES(hw_ct_dev_mutex)
+{
+    struct hw_ct_port *ctport = hw_ct_port_find(conn->in_port[d]);
+
+    ovs_assert(ctport);
+    return ctport;
+}
+
+/* Reads the counter of 'r', on 'ctport', and notes the time in 'conn' if
+ * it grew. */
+static void
+hw_ct_rule_poll(struct hw_ct_conn *conn, struct hw_ct_conn_rule *r,
+                const struct hw_ct_port *ctport)
+    OVS_REQUIRES(hw_ct_dev_mutex)
+{
+    uint64_t packets, bytes;
+
+    if (r->installed && !hw_flow_dr_small_read(&ctport->dev, &r->flow,
+                                               &packets, &bytes)) {
+        if ((uint32_t) packets != r->packets) {
+            atomic_store_relaxed(&conn->used, time_msec());
+        }
+        r->packets = packets;
+    }
+}
+
+/* Reads the counters of the rules of 'conn'. */
 static void
 hw_ct_conn_poll(struct hw_ct_conn *conn)
-    OVS_REQUIRES(hw_ct_mutex)
+    OVS_REQUIRES(hw_ct_dev_mutex)
 {
     for (int d = 0; d < 2; d++) {
-        struct hw_ct_dir *dir = &conn->dir[d];
-        uint64_t packets, bytes;
+        struct hw_ct_nat_rule *nat = hw_ct_conn_nat(conn, d);
 
-        if (dir->ctport && !hw_flow_dr_read(&dir->ctport->dev, &dir->flow,
-                                            &packets, &bytes)) {
-            if (packets > dir->packets) {
-                conn->used = time_msec();
+        if (conn->dir[d].installed) {
+            struct hw_ct_port *ctport = hw_ct_dir_port(conn, d);
+
+            hw_ct_rule_poll(conn, &conn->dir[d], ctport);
+            if (nat) {
+                hw_ct_rule_poll(conn, &nat->rule, ctport);
             }
-            dir->packets = packets;
-            dir->bytes = bytes;
-        }
-        if (dir->nat && dir->nat->installed
-            && !hw_flow_dr_read(&dir->ctport->dev, &dir->nat->flow,
-                                &packets, &bytes)) {
-            if (packets > dir->nat->packets) {
-                conn->used = time_msec();
-            }
-            dir->nat->packets = packets;
-            dir->nat->bytes = bytes;
         }
     }
 }
@@ -272,22 +326,16 @@ hw_ct_conn_used(const void *id)
     struct hw_ct_conn *conn;
     long long int used = 0;
 
+    ovs_mutex_lock(&hw_ct_dev_mutex);
     ovs_mutex_lock(&hw_ct_mutex);
     conn = hw_ct_conn_find(id);
+    ovs_mutex_unlock(&hw_ct_mutex);
     if (conn) {
         hw_ct_conn_poll(conn);
-        used = conn->used;
+        atomic_read_relaxed(&conn->used, &used);
     }
-    ovs_mutex_unlock(&hw_ct_mutex);
+    ovs_mutex_unlock(&hw_ct_dev_mutex);
     return used;
-}
-
-static void
-hw_ct_dir_set_why(struct hw_ct_dir *dir, const char *why)
-    OVS_REQUIRES(hw_ct_mutex)
-{
-    free(dir->why);
-    dir->why = why ? xstrdup(why) : NULL;
 }
 
 /* What conntrack's nat_packet() does to the packets of direction 'd' of
@@ -298,19 +346,20 @@ static uint8_t
 hw_ct_nat_tuple(const struct hw_ct_conn *conn, int d,
                 struct ct_dpif_tuple *nat_tuple)
 {
-    const struct ct_dpif_tuple *other = &conn->info.tuple[!d];
-    bool snat = conn->info.nat & HW_CT_NAT_SRC;
+    struct ct_dpif_tuple other;
+    bool snat = conn->nat & HW_CT_NAT_SRC;
 
-    *nat_tuple = *other;
-    nat_tuple->src = other->dst;
-    nat_tuple->dst = other->src;
-    if (other->ip_proto == IPPROTO_TCP || other->ip_proto == IPPROTO_UDP) {
-        nat_tuple->src_port = other->dst_port;
-        nat_tuple->dst_port = other->src_port;
+    hw_ct_conn_tuple(conn, !d, &other);
+    *nat_tuple = other;
+    nat_tuple->src = other.dst;
+    nat_tuple->dst = other.src;
+    if (other.ip_proto == IPPROTO_TCP || other.ip_proto == IPPROTO_UDP) {
+        nat_tuple->src_port = other.dst_port;
+        nat_tuple->dst_port = other.src_port;
     } else {
-        /* An echo keeps its own type and code. */
-        nat_tuple->icmp_type = conn->info.tuple[d].icmp_type;
-        nat_tuple->icmp_code = conn->info.tuple[d].icmp_code;
+        /* An echo keeps its own type and code: the second word of the
+         * direction's own ports. */
+        nat_tuple->dst_port = conn->ports[d][1];
     }
     /* The reply direction gets the opposite translation. */
     return snat != (d == 1) ? CS_SRC_NAT : CS_DST_NAT;
@@ -323,12 +372,12 @@ hw_ct_conn_key(const struct hw_ct_conn *conn, int d,
                enum hw_ct_stages stages, struct hw_ct_conn_key *key)
 {
     memset(key, 0, sizeof *key);
-    key->tuple = conn->info.tuple[d];
-    key->zone = conn->info.zone;
+    hw_ct_conn_tuple(conn, d, &key->tuple);
+    key->zone = conn->zone;
     key->stages = stages;
     key->ct_state = CS_TRACKED | CS_ESTABLISHED | (d ? CS_REPLY_DIR : 0);
-    key->mark = conn->info.mark;
-    key->label = conn->info.label.u64.lo;
+    key->mark = conn->mark;
+    key->label = conn->label;
     if (stages == HW_CT_STAGES_NAT) {
         key->nat = true;
         key->ct_state |= hw_ct_nat_tuple(conn, d, &key->nat_tuple);
@@ -339,7 +388,7 @@ hw_ct_conn_key(const struct hw_ct_conn *conn, int d,
 static enum hw_ct_stages
 hw_ct_plain_stages(const struct hw_ct_conn *conn)
 {
-    return conn->info.nat ? HW_CT_STAGES_PLAIN : HW_CT_STAGES_ALL;
+    return conn->nat ? HW_CT_STAGES_PLAIN : HW_CT_STAGES_ALL;
 }
 
 /* Puts an override ahead of the rule for 'stages' of direction 'd' of
@@ -347,7 +396,7 @@ hw_ct_plain_stages(const struct hw_ct_conn *conn)
 static void
 hw_ct_override(struct hw_ct_port *ctport, const struct hw_ct_conn *conn,
                int d, enum hw_ct_stages stages)
-    OVS_REQUIRES(hw_ct_mutex)
+    OVS_REQUIRES(hw_ct_dev_mutex)
 {
     struct hw_ct_override *o = xzalloc(sizeof *o);
     struct ds reason = DS_EMPTY_INITIALIZER;
@@ -379,128 +428,141 @@ hw_ct_override(struct hw_ct_port *ctport, const struct hw_ct_conn *conn,
     ds_destroy(&reason);
 }
 
-/* Destroys the NAT rule of direction 'd' of 'conn', which keeps what it
- * counted, then its restore record. */
+/* Destroys the rule 'r' of 'stages' of direction 'd' of 'conn' on
+ * 'ctport'.  If the device refuses, the rule is stale and an override goes
+ * ahead of it. */
 static void
-hw_ct_nat_uninstall(struct hw_ct_conn *conn, int d)
-    OVS_REQUIRES(hw_ct_mutex)
+hw_ct_rule_uninstall(struct hw_ct_port *ctport, struct hw_ct_conn *conn,
+                     int d, enum hw_ct_stages stages,
+                     struct hw_ct_conn_rule *r)
+    OVS_REQUIRES(hw_ct_dev_mutex)
 {
-    struct hw_ct_dir *dir = &conn->dir[d];
-    struct hw_ct_port *ctport = dir->ctport;
-    struct hw_ct_nat_rule *nat = dir->nat;
     const char *step = NULL;
+    struct hw_flow_dr flow;
     int error;
 
-    if (!nat || !nat->installed) {
+    if (!r->installed) {
         return;
     }
-    error = hw_flow_dr_uninstall(ctport->dev.pipeline, &ctport->dev,
-                                 &nat->flow, &step);
-    if (nat->flow.final_valid) {
-        nat->packets = nat->flow.final_packets;
-        nat->bytes = nat->flow.final_bytes;
-    }
-    if (error) {
-        hw_stale_add_dr(ctport->dev.pipeline, &ctport->dev, &nat->flow,
-                        step, error);
-        hw_ct_override(ctport, conn, d, HW_CT_STAGES_NAT);
-    }
-    hw_ct_restore_dir_del(nat->restore);
-    nat->restore = NULL;
-    nat->installed = false;
-}
-
-/* Destroys the rules of direction 'd' of 'conn', which keep what they
- * counted. */
-static void
-hw_ct_dir_uninstall(struct hw_ct_conn *conn, int d, const char *why)
-    OVS_REQUIRES(hw_ct_mutex)
-{
-    struct hw_ct_dir *dir = &conn->dir[d];
-    struct hw_ct_port *ctport = dir->ctport;
-    const char *step = NULL;
-    int error;
-
-    if (!ctport) {
-        return;
-    }
-    hw_ct_nat_uninstall(conn, d);
-    error = hw_flow_dr_uninstall(ctport->dev.pipeline, &ctport->dev,
-                                 &dir->flow, &step);
-    if (dir->flow.final_valid) {
-        dir->packets = dir->flow.final_packets;
-        dir->bytes = dir->flow.final_bytes;
-    }
+    hw_flow_dr_expand(ctport->dev.pipeline, &r->flow, HW_LEVEL_CT, &flow);
+    error = hw_flow_dr_uninstall(ctport->dev.pipeline, &ctport->dev, &flow,
+                                 &step);
     if (error) {
         /* It stays the device's until a retry destroys it. */
-        hw_stale_add_dr(ctport->dev.pipeline, &ctport->dev, &dir->flow,
-                        step, error);
-        hw_ct_override(ctport, conn, d, hw_ct_plain_stages(conn));
+        hw_stale_add_dr(ctport->dev.pipeline, &ctport->dev, &flow, step,
+                        error);
+        hw_ct_override(ctport, conn, d, stages);
     }
-    dir->ctport = NULL;
-    hw_ct_dir_set_why(dir, why);
+    r->installed = false;
+    ctport->n_rules--;
 }
 
-static struct hw_ct_port *
-hw_ct_port_find(odp_port_t odp_port)
-    OVS_REQUIRES(hw_ct_mutex)
+/* Destroys the rules of direction 'd' of 'conn', 'why' it has none. */
+static void
+hw_ct_dir_uninstall(struct hw_ct_conn *conn, int d, const char *why)
+    OVS_REQUIRES(hw_ct_dev_mutex)
 {
+    struct hw_ct_nat_rule *nat = hw_ct_conn_nat(conn, d);
     struct hw_ct_port *ctport;
 
-    LIST_FOR_EACH (ctport, node, &hw_ct_ports) {
-        if (ctport->odp_port == odp_port) {
-            return ctport;
-        }
+    if (!conn->dir[d].installed) {
+        return;
     }
-    return NULL;
+    ctport = hw_ct_dir_port(conn, d);
+    if (nat && nat->rule.installed) {
+        hw_ct_rule_uninstall(ctport, conn, d, HW_CT_STAGES_NAT, &nat->rule);
+        hw_ct_restore_dir_del(nat->restore);
+        nat->restore = NULL;
+    }
+    hw_ct_rule_uninstall(ctport, conn, d, hw_ct_plain_stages(conn),
+                         &conn->dir[d]);
+    conn->dir[d].why = hw_ct_reason_index(why);
+}
+
+/* Installs 'rule', translated from 'key', as 'r' in the connection table
+ * of 'ctport', if the table has room.  Returns 0 or an errno value with
+ * the reason in 'reason'. */
+static int
+hw_ct_rule_install(struct hw_ct_port *ctport, const struct hw_rule *rule,
+                   struct hw_ct_conn_rule *r, struct ds *reason)
+    OVS_REQUIRES(hw_ct_dev_mutex)
+{
+    struct hw_flow_dr flow;
+    int error;
+
+    if (ctport->n_rules >= ctport->size) {
+        HW_COVERAGE_INC(hw_ct_table_full);
+        ds_put_format(reason, "connection table full: options:ct-size=%"
+                      PRIuSIZE, ctport->size);
+        return ENOSPC;
+    }
+    memset(&flow, 0, sizeof flow);
+    error = hw_flow_dr_install_at(ctport->dev.pipeline, &ctport->dev,
+                                  HW_LEVEL_CT, HW_PRIO_UNTAGGED, NULL, rule,
+                                  &flow, reason);
+    if (!error && !hw_flow_dr_shrink(ctport->dev.pipeline, &flow,
+                                     &r->flow)) {
+        const char *step = NULL;
+
+        error = hw_flow_dr_uninstall(ctport->dev.pipeline, &ctport->dev,
+                                     &flow, &step);
+        if (error) {
+            hw_stale_add_dr(ctport->dev.pipeline, &ctport->dev, &flow, step,
+                            error);
+        }
+        ds_put_cstr(reason, "the rule has more actions than a "
+                    "connection's record keeps");
+        error = EOPNOTSUPP;
+    }
+    if (!error) {
+        r->installed = true;
+        r->packets = 0;
+        r->why = 0;
+        ctport->n_rules++;
+        HW_COVERAGE_INC(hw_ct_rule_installed);
+    } else {
+        HW_COVERAGE_INC(hw_ct_rule_failed);
+    }
+    return error;
 }
 
 /* Installs the NAT rule of direction 'd' of 'conn', a connection with
  * NAT, beside its plain rule.  Without it the stages with nat send the
  * direction's packets to software. */
 static void
-hw_ct_nat_install(struct hw_ct_conn *conn, int d)
-    OVS_REQUIRES(hw_ct_mutex)
+hw_ct_nat_install(struct hw_ct_port *ctport, struct hw_ct_conn *conn, int d)
+    OVS_REQUIRES(hw_ct_dev_mutex)
 {
-    struct hw_ct_dir *dir = &conn->dir[d];
-    struct hw_ct_port *ctport = dir->ctport;
-    struct hw_ct_nat_rule *nat = dir->nat;
+    struct hw_ct_nat_rule *nat = hw_ct_conn_nat(conn, d);
     struct ds reason = DS_EMPTY_INITIALIZER;
     struct hw_ct_conn_key key;
     struct hw_rule rule;
     int error;
 
-    if (!nat || nat->installed) {
+    if (!nat || nat->rule.installed) {
         return;
     }
     hw_ct_conn_key(conn, d, HW_CT_STAGES_NAT, &key);
     error = hw_translate_ct_conn(&key, &rule, &reason);
     if (!error) {
+        struct ct_dpif_tuple orig;
+
         /* Before the rule: a packet it translates may miss at once. */
+        hw_ct_conn_tuple(conn, 0, &orig);
         nat->restore = hw_ct_restore_dir_add(&key.nat_tuple, key.zone,
-                                             key.ct_state, conn->info.mark,
-                                             conn->info.label,
-                                             &conn->info.tuple[0]);
-        error = hw_flow_dr_install_at(ctport->dev.pipeline, &ctport->dev,
-                                      HW_LEVEL_CT, HW_PRIO_UNTAGGED, NULL,
-                                      &rule, &nat->flow, &reason);
+                                             key.ct_state, conn->mark,
+                                             hw_ct_conn_label(conn), &orig);
+        error = hw_ct_rule_install(ctport, &rule, &nat->rule, &reason);
         if (error) {
             hw_ct_restore_dir_del(nat->restore);
             nat->restore = NULL;
         }
     }
-    free(nat->why);
-    nat->why = NULL;
     if (error) {
-        HW_COVERAGE_INC(hw_ct_rule_failed);
         VLOG_WARN_RL(&rl, "%s: NAT rule of a connection: %s; its "
                      "translated packets stay in software", ctport->name,
                      ds_cstr(&reason));
-        nat->why = ds_steal_cstr(&reason);
-    } else {
-        HW_COVERAGE_INC(hw_ct_rule_installed);
-        nat->installed = true;
-        nat->packets = nat->bytes = 0;
+        nat->rule.why = hw_ct_reason_index(ds_cstr(&reason));
     }
     ds_destroy(&reason);
 }
@@ -509,64 +571,103 @@ hw_ct_nat_install(struct hw_ct_conn *conn, int d)
  * arrive by, if that port has the connection pipeline. */
 static void
 hw_ct_dir_install(struct hw_ct_conn *conn, int d)
-    OVS_REQUIRES(hw_ct_mutex)
+    OVS_REQUIRES(hw_ct_dev_mutex)
 {
-    struct hw_ct_dir *dir = &conn->dir[d];
+    struct hw_ct_conn_rule *r = &conn->dir[d];
     struct ds reason = DS_EMPTY_INITIALIZER;
     struct hw_ct_conn_key key;
     struct hw_ct_port *ctport;
     struct hw_rule rule;
     int error;
 
-    if (dir->ctport) {
+    if (r->installed) {
         return;
     }
-    if (conn->info.in_port[d] == ODPP_NONE) {
-        hw_ct_dir_set_why(dir, "no packet seen in this direction");
+    if (conn->in_port[d] == ODPP_NONE) {
+        r->why = hw_ct_reason_index("no packet seen in this direction");
         return;
     }
-    ctport = hw_ct_port_find(conn->info.in_port[d]);
+    ctport = hw_ct_port_find(conn->in_port[d]);
     if (!ctport) {
-        hw_ct_dir_set_why(dir, "its port has no connection pipeline");
+        r->why = hw_ct_reason_index("its port has no connection pipeline");
         return;
     }
 
     hw_ct_conn_key(conn, d, hw_ct_plain_stages(conn), &key);
     error = hw_translate_ct_conn(&key, &rule, &reason);
     if (!error) {
-        error = hw_flow_dr_install_at(ctport->dev.pipeline, &ctport->dev,
-                                      HW_LEVEL_CT, HW_PRIO_UNTAGGED, NULL,
-                                      &rule, &dir->flow, &reason);
+        error = hw_ct_rule_install(ctport, &rule, r, &reason);
     }
     if (error) {
-        HW_COVERAGE_INC(hw_ct_rule_failed);
         VLOG_WARN_RL(&rl, "%s: connection rule: %s; the connection stays "
                      "in software", ctport->name, ds_cstr(&reason));
-        hw_ct_dir_set_why(dir, ds_cstr(&reason));
+        r->why = hw_ct_reason_index(ds_cstr(&reason));
     } else {
-        HW_COVERAGE_INC(hw_ct_rule_installed);
-        dir->ctport = ctport;
-        dir->packets = dir->bytes = 0;
-        hw_ct_dir_set_why(dir, NULL);
-        hw_ct_nat_install(conn, d);
+        hw_ct_nat_install(ctport, conn, d);
     }
     ds_destroy(&reason);
 }
 
 static void
-hw_ct_conn_free(struct hw_ct_conn *conn)
-    OVS_REQUIRES(hw_ct_mutex)
+hw_ct_conn_destroy(struct hw_ct_conn *conn)
+    OVS_REQUIRES(hw_ct_dev_mutex)
 {
     for (int d = 0; d < 2; d++) {
         hw_ct_dir_uninstall(conn, d, NULL);
-        hw_ct_dir_set_why(&conn->dir[d], NULL);
-        if (conn->dir[d].nat) {
-            free(conn->dir[d].nat->why);
-            free(conn->dir[d].nat);
-        }
     }
     HW_COVERAGE_INC(hw_ct_conn_removed);
-    free(conn);
+    hw_ct_conn_free(conn);
+}
+
+/* The connections the thread handles with 'hw_ct_dev_mutex' held once. */
+#define HW_CT_CHUNK 32
+
+/* Handles the connections of 'hw_ct_batch', a few at a time. */
+static void
+hw_ct_run_batch(void)
+    OVS_REQUIRES(hw_ct_dev_mutex)
+{
+    while (hw_ct_batch) {
+        struct hw_ct_conn *chunk[HW_CT_CHUNK];
+        bool deleted[HW_CT_CHUNK];
+        size_t n = 0;
+
+        while (hw_ct_batch && n < HW_CT_CHUNK) {
+            chunk[n++] = hw_ct_batch;
+            hw_ct_batch = hw_ct_batch->next;
+        }
+        ovs_mutex_lock(&hw_ct_mutex);
+        for (size_t i = 0; i < n; i++) {
+            deleted[i] = chunk[i]->flags & HW_CT_CONN_DELETED;
+        }
+        ovs_mutex_unlock(&hw_ct_mutex);
+
+        for (size_t i = 0; i < n; i++) {
+            if (!deleted[i]) {
+                hw_ct_dir_install(chunk[i], 0);
+                hw_ct_dir_install(chunk[i], 1);
+            }
+        }
+
+        /* Deleted in the meantime: they are no longer in the map, and
+         * conntrack no longer asks for them. */
+        ovs_mutex_lock(&hw_ct_mutex);
+        for (size_t i = 0; i < n; i++) {
+            chunk[i]->flags &= ~HW_CT_CONN_PENDING;
+            deleted[i] = chunk[i]->flags & HW_CT_CONN_DELETED;
+        }
+        hw_ct_n_busy -= n;
+        ovs_mutex_unlock(&hw_ct_mutex);
+        for (size_t i = 0; i < n; i++) {
+            if (deleted[i]) {
+                hw_ct_conn_destroy(chunk[i]);
+            }
+        }
+
+        /* Let the ports and the counters' readers in. */
+        ovs_mutex_unlock(&hw_ct_dev_mutex);
+        ovs_mutex_lock(&hw_ct_dev_mutex);
+    }
 }
 
 /* One round of the thread: what was offered or deleted since the last,
@@ -574,40 +675,34 @@ hw_ct_conn_free(struct hw_ct_conn *conn)
 static void
 hw_ct_run(void)
 {
-    struct hw_ct_conn *conn;
-    uint64_t n_busy;
+    ovs_mutex_lock(&hw_ct_dev_mutex);
+    for (;;) {
+        bool resync;
 
-    ovs_mutex_lock(&hw_ct_mutex);
-    n_busy = hw_ct_n_busy;
-    if (hw_ct_resync) {
-        hw_ct_resync = false;
-        HMAP_FOR_EACH (conn, node, &hw_ct_conns) {
-            if (!conn->pending
-                && (!conn->dir[0].ctport || !conn->dir[1].ctport)) {
-                conn->pending = true;
-                ovs_list_push_back(&hw_ct_pending, &conn->pending_node);
-            }
-        }
-    }
-
-    /* One connection per hold of the mutex, which conntrack's calls from
-     * the PMD threads take too.  A connection stays on the list until it
-     * is done, where hw_ct_port_release() finds the deleted ones. */
-    while (!ovs_list_is_empty(&hw_ct_pending)) {
-        conn = CONTAINER_OF(ovs_list_pop_front(&hw_ct_pending),
-                            struct hw_ct_conn, pending_node);
-        conn->pending = false;
-        if (conn->deleted) {
-            hw_ct_conn_free(conn);
-        } else {
-            hw_ct_dir_install(conn, 0);
-            hw_ct_dir_install(conn, 1);
-        }
-        ovs_mutex_unlock(&hw_ct_mutex);
         ovs_mutex_lock(&hw_ct_mutex);
+        resync = hw_ct_resync;
+        hw_ct_resync = false;
+        if (resync) {
+            struct hw_ct_conn *conn;
+
+            HMAP_FOR_EACH (conn, node, &hw_ct_conns) {
+                if (!conn->dir[0].installed || !conn->dir[1].installed) {
+                    hw_ct_enqueue(conn);
+                }
+            }
+            hw_ct_n_busy--;
+        }
+        hw_ct_batch = hw_ct_queue;
+        hw_ct_queue = NULL;
+        hw_ct_queue_tail = &hw_ct_queue;
+        ovs_mutex_unlock(&hw_ct_mutex);
+
+        if (!hw_ct_batch) {
+            break;
+        }
+        hw_ct_run_batch();
     }
-    hw_ct_n_busy -= n_busy;
-    ovs_mutex_unlock(&hw_ct_mutex);
+    ovs_mutex_unlock(&hw_ct_dev_mutex);
     seq_change(hw_ct_done_seq);
 }
 
@@ -686,6 +781,57 @@ hw_ct_flush_pending(void)
     }
 }
 
+/* Asks the thread to retry the connections that miss a rule. */
+static void
+hw_ct_request_resync(void)
+    OVS_REQUIRES(hw_ct_dev_mutex)
+{
+    hw_ct_start();
+    ovs_mutex_lock(&hw_ct_mutex);
+    if (!hw_ct_resync) {
+        hw_ct_resync = true;
+        hw_ct_n_busy++;
+    }
+    ovs_mutex_unlock(&hw_ct_mutex);
+    hw_ct_wake();
+}
+
+/* options:ct-size of port 'name', SIZE_MAX if it has none. */
+static size_t
+hw_ct_size_of(const char *name)
+    OVS_REQUIRES(hw_ct_dev_mutex)
+{
+    void *data = shash_find_data(&hw_ct_sizes, name);
+    uintptr_t size = (uintptr_t) data;
+
+    return size ? size - 1 : SIZE_MAX;
+}
+
+void
+hw_ct_set_port_size(const char *name, long long int size)
+{
+    struct hw_ct_port *ctport;
+    size_t old;
+
+    ovs_mutex_lock(&hw_ct_dev_mutex);
+    old = hw_ct_size_of(name);
+    if (size < 0) {
+        shash_find_and_delete(&hw_ct_sizes, name);
+    } else {
+        shash_replace(&hw_ct_sizes, name, (void *) (uintptr_t) (size + 1));
+    }
+    LIST_FOR_EACH (ctport, node, &hw_ct_ports) {
+        if (!strcmp(ctport->name, name)) {
+            ctport->size = hw_ct_size_of(name);
+            if (ctport->size > old) {
+                /* Room for connections that stayed in software. */
+                hw_ct_request_resync();
+            }
+        }
+    }
+    ovs_mutex_unlock(&hw_ct_dev_mutex);
+}
+
 void
 hw_ct_port_ready(struct hw_offload_port *port,
                  struct ibv_qp *const rss_qps[HW_N_RSS_TYPES])
@@ -703,62 +849,98 @@ hw_ct_port_ready(struct hw_offload_port *port,
     ctport->dev = port->dev;
     ctport->dev.devname = ctport->devname;
 
-    ovs_mutex_lock(&hw_ct_mutex);
+    ovs_mutex_lock(&hw_ct_dev_mutex);
+    ctport->size = hw_ct_size_of(ctport->name);
     ovs_list_push_back(&hw_ct_ports, &ctport->node);
-    hw_ct_resync = true;
-    hw_ct_schedule(NULL);
-    ovs_mutex_unlock(&hw_ct_mutex);
+    hw_ct_request_resync();
+    ovs_mutex_unlock(&hw_ct_dev_mutex);
+}
+
+/* Connections, for hw_ct_port_release(). */
+struct hw_ct_conn_vec {
+    struct hw_ct_conn **conns;
+    size_t n, allocated;
+};
+
+/* Adds 'conn' to 'v' if it has a rule on the port 'odp_port'. */
+static void
+hw_ct_collect(struct hw_ct_conn_vec *v, struct hw_ct_conn *conn,
+              odp_port_t odp_port)
+{
+    for (int d = 0; d < 2; d++) {
+        if (conn->dir[d].installed && conn->in_port[d] == odp_port) {
+            if (v->n >= v->allocated) {
+                v->conns = x2nrealloc(v->conns, &v->allocated,
+                                      sizeof *v->conns);
+            }
+            v->conns[v->n++] = conn;
+            return;
+        }
+    }
 }
 
 void
 hw_ct_port_release(struct hw_offload_port *port)
     OVS_REQUIRES(port->mutex)
 {
+    struct hw_ct_conn_vec v = { NULL, 0, 0 };
     struct hw_ct_port *ctport, *found = NULL;
     struct hw_ct_override *o;
     struct hw_ct_conn *conn;
 
-    ovs_mutex_lock(&hw_ct_mutex);
+    ovs_mutex_lock(&hw_ct_dev_mutex);
     LIST_FOR_EACH (ctport, node, &hw_ct_ports) {
         if (ctport->port == port) {
             found = ctport;
             break;
         }
     }
-    if (found) {
-        HMAP_FOR_EACH (conn, node, &hw_ct_conns) {
-            for (int d = 0; d < 2; d++) {
-                if (conn->dir[d].ctport == found) {
-                    hw_ct_dir_uninstall(conn, d, "its port has no "
-                                        "connection pipeline");
-                }
-            }
-        }
-        /* Deleted connections waiting for the thread too. */
-        LIST_FOR_EACH (conn, pending_node, &hw_ct_pending) {
-            for (int d = 0; conn->deleted && d < 2; d++) {
-                if (conn->dir[d].ctport == found) {
-                    hw_ct_dir_uninstall(conn, d, NULL);
-                }
-            }
-        }
-        LIST_FOR_EACH_POP (o, node, &found->overrides) {
-            const char *step = NULL;
-            int error = hw_flow_dr_uninstall(found->dev.pipeline,
-                                             &found->dev, &o->flow, &step);
+    if (!found) {
+        ovs_mutex_unlock(&hw_ct_dev_mutex);
+        return;
+    }
 
-            if (error) {
-                hw_stale_add_dr(found->dev.pipeline, &found->dev, &o->flow,
-                                step, error);
-            }
-            free(o);
-        }
-        ovs_list_remove(&found->node);
-        free(found->name);
-        free(found->devname);
-        free(found);
+    /* The connections with rules on the port: in the map, deleted ones in
+     * the queue and in the thread's batch.  None is freed while this
+     * thread holds 'hw_ct_dev_mutex'. */
+    ovs_mutex_lock(&hw_ct_mutex);
+    HMAP_FOR_EACH (conn, node, &hw_ct_conns) {
+        hw_ct_collect(&v, conn, found->odp_port);
+    }
+    for (conn = hw_ct_queue; conn; conn = conn->next) {
+        hw_ct_collect(&v, conn, found->odp_port);
     }
     ovs_mutex_unlock(&hw_ct_mutex);
+    for (conn = hw_ct_batch; conn; conn = conn->next) {
+        hw_ct_collect(&v, conn, found->odp_port);
+    }
+
+    for (size_t i = 0; i < v.n; i++) {
+        for (int d = 0; d < 2; d++) {
+            if (v.conns[i]->in_port[d] == found->odp_port) {
+                hw_ct_dir_uninstall(v.conns[i], d, "its port has no "
+                                    "connection pipeline");
+            }
+        }
+    }
+    free(v.conns);
+
+    LIST_FOR_EACH_POP (o, node, &found->overrides) {
+        const char *step = NULL;
+        int error = hw_flow_dr_uninstall(found->dev.pipeline, &found->dev,
+                                         &o->flow, &step);
+
+        if (error) {
+            hw_stale_add_dr(found->dev.pipeline, &found->dev, &o->flow,
+                            step, error);
+        }
+        free(o);
+    }
+    ovs_list_remove(&found->node);
+    free(found->name);
+    free(found->devname);
+    free(found);
+    ovs_mutex_unlock(&hw_ct_dev_mutex);
 }
 
 /* netdev-hw/dump-conns. */
@@ -774,37 +956,48 @@ hw_ct_proto_name(uint8_t proto)
 
 static void
 hw_ct_format_dir(const struct hw_ct_conn *conn, int d, struct ds *s)
-    OVS_REQUIRES(hw_ct_mutex)
+    OVS_REQUIRES(hw_ct_dev_mutex)
 {
-    const struct hw_ct_dir *dir = &conn->dir[d];
+    const struct hw_ct_conn_rule *r = &conn->dir[d];
+    const struct hw_ct_nat_rule *nat = hw_ct_conn_nat(conn, d);
+    struct hw_ct_port *ctport = NULL;
+    struct ct_dpif_tuple tuple;
+    uint64_t packets, bytes;
 
+    hw_ct_conn_tuple(conn, d, &tuple);
     ds_put_format(s, "  %s=(%s,", d ? "reply" : "orig",
-                  hw_ct_proto_name(conn->info.tuple[d].ip_proto));
-    ct_dpif_format_tuple(s, &conn->info.tuple[d]);
+                  hw_ct_proto_name(tuple.ip_proto));
+    ct_dpif_format_tuple(s, &tuple);
     ds_put_cstr(s, ")");
-    if (conn->info.in_port[d] != ODPP_NONE) {
-        ds_put_format(s, " in_port=%"PRIu32,
-                      odp_to_u32(conn->info.in_port[d]));
+    if (conn->in_port[d] != ODPP_NONE) {
+        ds_put_format(s, " in_port=%"PRIu32, odp_to_u32(conn->in_port[d]));
     }
-    if (dir->ctport) {
+    if (r->installed) {
+        ctport = hw_ct_dir_port(conn, d);
+        hw_flow_dr_small_read(&ctport->dev, &r->flow, &packets, &bytes);
         ds_put_format(s, " hw:%s packets=%"PRIu64" bytes=%"PRIu64"\n",
-                      dir->ctport->name, dir->packets, dir->bytes);
+                      ctport->name, packets, bytes);
     } else {
+        const char *why = hw_ct_reason(r->why);
+
         ds_put_format(s, " software: %s\n",
-                      dir->why ? dir->why : "not yet in the device");
+                      why ? why : "not yet in the device");
     }
-    if (dir->nat && dir->nat->installed) {
+    if (nat && nat->rule.installed) {
         struct ct_dpif_tuple nat_tuple;
 
         hw_ct_nat_tuple(conn, d, &nat_tuple);
+        hw_flow_dr_small_read(&ctport->dev, &nat->rule.flow, &packets,
+                              &bytes);
         ds_put_cstr(s, "    nat: to (");
         ct_dpif_format_tuple(s, &nat_tuple);
         ds_put_format(s, ") hw packets=%"PRIu64" bytes=%"PRIu64"\n",
-                      dir->nat->packets, dir->nat->bytes);
-    } else if (dir->nat && dir->ctport) {
+                      packets, bytes);
+    } else if (nat && r->installed) {
+        const char *why = hw_ct_reason(nat->rule.why);
+
         ds_put_format(s, "    nat: software: %s\n",
-                      dir->nat->why ? dir->nat->why
-                                    : "not yet in the device");
+                      why ? why : "not yet in the device");
     }
 }
 
@@ -815,10 +1008,15 @@ hw_ct_conn_cmp(const void *a_, const void *b_)
 {
     const struct hw_ct_conn *const *a = a_;
     const struct hw_ct_conn *const *b = b_;
-    int cmp = (int) (*a)->info.zone - (int) (*b)->info.zone;
+    int cmp = (int) (*a)->zone - (int) (*b)->zone;
+    struct ct_dpif_tuple ta, tb;
 
-    return cmp ? cmp : memcmp(&(*a)->info.tuple[0], &(*b)->info.tuple[0],
-                              sizeof (*a)->info.tuple[0]);
+    if (cmp) {
+        return cmp;
+    }
+    hw_ct_conn_tuple(*a, 0, &ta);
+    hw_ct_conn_tuple(*b, 0, &tb);
+    return memcmp(&ta, &tb, sizeof ta);
 }
 
 static void
@@ -826,36 +1024,43 @@ hw_ct_unixctl_dump_conns(struct unixctl_conn *uconn, int argc OVS_UNUSED,
                          const char *argv[] OVS_UNUSED,
                          void *aux OVS_UNUSED)
 {
+    uint64_t n_refused[ARRAY_SIZE(hw_ct_n_refused)];
     struct ds s = DS_EMPTY_INITIALIZER;
     struct hw_ct_conn **conns;
     struct hw_ct_conn *conn;
     size_t n = 0, n_hw = 0;
 
     hw_ct_flush_pending();
+    ovs_mutex_lock(&hw_ct_dev_mutex);
     ovs_mutex_lock(&hw_ct_mutex);
     conns = xmalloc((hmap_count(&hw_ct_conns) + 1) * sizeof *conns);
     HMAP_FOR_EACH (conn, node, &hw_ct_conns) {
-        hw_ct_conn_poll(conn);
         conns[n++] = conn;
-        n_hw += conn->dir[0].ctport || conn->dir[1].ctport;
     }
+    memcpy(n_refused, hw_ct_n_refused, sizeof n_refused);
+    ovs_mutex_unlock(&hw_ct_mutex);
     qsort(conns, n, sizeof *conns, hw_ct_conn_cmp);
 
+    for (size_t i = 0; i < n; i++) {
+        hw_ct_conn_poll(conns[i]);
+        n_hw += conns[i]->dir[0].installed || conns[i]->dir[1].installed;
+    }
     ds_put_format(&s, "connections: %"PRIuSIZE" offered, %"PRIuSIZE
                   " with rules in hw; refused:", n, n_hw);
-    for (size_t i = 0; i < ARRAY_SIZE(hw_ct_n_refused); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(n_refused); i++) {
         ds_put_format(&s, " %s %"PRIu64, hw_ct_refused_names[i],
-                      hw_ct_n_refused[i]);
+                      n_refused[i]);
     }
     ds_put_char(&s, '\n');
     for (size_t i = 0; i < n; i++) {
-        long long int used = conns[i]->used;
+        long long int used;
 
         conn = conns[i];
+        atomic_read_relaxed(&conn->used, &used);
         ds_put_format(&s, "zone=%"PRIu16" mark=%#"PRIx32"%s used=",
-                      conn->info.zone, conn->info.mark,
-                      (conn->info.nat & HW_CT_NAT_SRC ? " snat"
-                       : conn->info.nat & HW_CT_NAT_DST ? " dnat" : ""));
+                      conn->zone, conn->mark,
+                      (conn->nat & HW_CT_NAT_SRC ? " snat"
+                       : conn->nat & HW_CT_NAT_DST ? " dnat" : ""));
         if (used) {
             ds_put_format(&s, "%.1fs", (time_msec() - used) / 1000.0);
         } else {
@@ -865,7 +1070,7 @@ hw_ct_unixctl_dump_conns(struct unixctl_conn *uconn, int argc OVS_UNUSED,
         hw_ct_format_dir(conn, 0, &s);
         hw_ct_format_dir(conn, 1, &s);
     }
-    ovs_mutex_unlock(&hw_ct_mutex);
+    ovs_mutex_unlock(&hw_ct_dev_mutex);
     free(conns);
     unixctl_command_reply(uconn, ds_cstr(&s));
     ds_destroy(&s);

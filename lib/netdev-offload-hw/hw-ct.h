@@ -35,7 +35,7 @@
  * a second late.
  *
  * Lock order: a port's 'dev_mutex', then its 'mutex', then this module's
- * own. */
+ * own (hw-ct.c). */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -84,6 +84,14 @@ long long int hw_ct_conn_used(const void *id);
 void hw_ct_port_ready(struct hw_offload_port *,
                       struct ibv_qp *const rss_qps[HW_N_RSS_TYPES]);
 void hw_ct_port_release(struct hw_offload_port *);
+
+/* options:ct-size of the hw port 'name': the most connection rules its
+ * connection table takes (a direction's plain rule and its NAT rule are
+ * two), or a negative 'size' for as many as the device takes.  Beyond it, a
+ * direction's rules stay in software, with the reason "connection table
+ * full: options:ct-size=N".  Lowering it leaves the rules in the device as
+ * they are; raising it retries the connections that miss a rule. */
+void hw_ct_set_port_size(const char *name, long long int size);
 
 /* Waits until every connection offered so far is in the device or has a
  * reason not to be (tests and netdev-hw/dump-conns). */

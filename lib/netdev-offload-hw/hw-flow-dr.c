@@ -465,3 +465,75 @@ hw_flow_dr_format(const struct hw_flow_dr *flow, const struct hw_rule *rule,
         hw_pipe_action_format(flow->actions[i], s);
     }
 }
+
+bool
+hw_flow_dr_shrink(struct hw_pipeline *p, struct hw_flow_dr *flow,
+                  struct hw_flow_dr_small *small)
+{
+    struct hw_pipe_action *counter = NULL;
+    size_t n_shared = 0;
+
+    if (flow->n_dests || flow->geneve_opt || !flow->rule) {
+        return false;
+    }
+    memset(small, 0, sizeof *small);
+    for (size_t i = 0; i < flow->n_actions; i++) {
+        struct hw_pipe_action *a = flow->actions[i];
+        enum hw_dr_action_type type = hw_pipe_action_type(a);
+
+        if (type == HW_DR_ACTION_COUNTER) {
+            if (counter || !flow->counter) {
+                return false;
+            }
+            counter = a;
+        } else if (type == HW_DR_ACTION_TAG
+                   || type == HW_DR_ACTION_FLOW_METER
+                   || n_shared >= HW_FLOW_DR_SMALL_SHARED) {
+            return false;
+        } else {
+            small->shared[n_shared++] = a;
+        }
+    }
+    if (flow->counter && !counter) {
+        return false;
+    }
+    small->matcher = flow->matcher;
+    small->counter = flow->counter;
+    small->counter_action = (counter ? hw_pipeline_action_unwrap(p, counter)
+                             : NULL);
+    small->rule = flow->rule;
+    memset(flow, 0, sizeof *flow);
+    return true;
+}
+
+void
+hw_flow_dr_expand(struct hw_pipeline *p, struct hw_flow_dr_small *small,
+                  uint32_t level, struct hw_flow_dr *flow)
+{
+    memset(flow, 0, sizeof *flow);
+    flow->matcher = small->matcher;
+    for (size_t i = 0; i < HW_FLOW_DR_SMALL_SHARED; i++) {
+        if (small->shared[i]) {
+            flow->actions[flow->n_actions++] = small->shared[i];
+        }
+    }
+    if (small->counter_action) {
+        flow->actions[flow->n_actions++] = hw_pipeline_action_wrap(
+            p, small->matcher, HW_DR_ACTION_COUNTER, small->counter_action);
+    }
+    flow->counter = small->counter;
+    flow->rule = small->rule;
+    flow->level = level;
+    memset(small, 0, sizeof *small);
+}
+
+int
+hw_flow_dr_small_read(const struct netdev_hw_device *dev,
+                      const struct hw_flow_dr_small *small,
+                      uint64_t *packets, uint64_t *bytes)
+{
+    *packets = *bytes = 0;
+    return (small->counter
+            ? dev->ops->dr_counter_query(small->counter, packets, bytes)
+            : EOPNOTSUPP);
+}

@@ -64,6 +64,20 @@ struct hw_flow_dr {
     uint64_t final_bytes;
 };
 
+/* An installed rule in less memory, for the rules of connections, which
+ * are many and alike: a matcher, two shared actions at most, a counter
+ * with its own action (kept without the pipeline's wrapper) and the
+ * rule. */
+#define HW_FLOW_DR_SMALL_SHARED 2
+
+struct hw_flow_dr_small {
+    struct hw_pipe_matcher *matcher;
+    struct hw_pipe_action *shared[HW_FLOW_DR_SMALL_SHARED];
+    struct mlx5dv_dr_action *counter_action;
+    struct mlx5dv_devx_obj *counter;
+    struct mlx5dv_dr_rule *rule;
+};
+
 /* Installs 'rule' in the table of 'level' of the pipeline 'p' of 'dev',
  * delivering to 'dest' (an RSS QP of the port) if its fate is RSS.
  * Returns 0, or a positive errno value with the failed step appended to
@@ -104,5 +118,22 @@ void hw_flow_dr_format(const struct hw_flow_dr *flow,
 int hw_flow_dr_read(const struct netdev_hw_device *dev,
                     const struct hw_flow_dr *flow,
                     uint64_t *packets, uint64_t *bytes);
+
+/* Moves the installed 'flow' into 'small' and returns true, or returns
+ * false, leaving it as it was, if it holds more than 'small' can: more
+ * shared actions, a private action other than its counter's, a
+ * DEST_ARRAY, the Geneve option parser. */
+bool hw_flow_dr_shrink(struct hw_pipeline *p, struct hw_flow_dr *flow,
+                       struct hw_flow_dr_small *small);
+
+/* Moves 'small', a rule in the table of 'level', back into 'flow', e.g.
+ * for hw_flow_dr_uninstall(). */
+void hw_flow_dr_expand(struct hw_pipeline *p, struct hw_flow_dr_small *small,
+                       uint32_t level, struct hw_flow_dr *flow);
+
+/* hw_flow_dr_read() of 'small'. */
+int hw_flow_dr_small_read(const struct netdev_hw_device *dev,
+                          const struct hw_flow_dr_small *small,
+                          uint64_t *packets, uint64_t *bytes);
 
 #endif /* hw-flow-dr.h */

@@ -554,6 +554,45 @@ hw_pipe_action_dr(const struct hw_pipe_action *a)
     return a->dr;
 }
 
+enum hw_dr_action_type
+hw_pipe_action_type(const struct hw_pipe_action *a)
+{
+    return a->type;
+}
+
+struct mlx5dv_dr_action *
+hw_pipeline_action_unwrap(struct hw_pipeline *p, struct hw_pipe_action *a)
+{
+    struct mlx5dv_dr_action *dr = a->dr;
+
+    ovs_assert(hw_pipe_action_is_private(a->type) && a->refs == 1);
+    ovs_mutex_lock(&p->mutex);
+    ovs_list_remove(&a->list_node);
+    ovs_mutex_unlock(&p->mutex);
+    free(a);
+    return dr;
+}
+
+struct hw_pipe_action *
+hw_pipeline_action_wrap(struct hw_pipeline *p, const struct hw_pipe_matcher *m,
+                        enum hw_dr_action_type type,
+                        struct mlx5dv_dr_action *dr)
+{
+    struct hw_pipe_action *a = xzalloc(sizeof *a);
+
+    ovs_assert(hw_pipe_action_is_private(type));
+    a->domain = m->table->domain;
+    a->type = type;
+    a->refs = 1;
+    a->dr = dr;
+    /* No new id: a counter's action is not shown, and the ids of the
+     * objects that come later stay as they were. */
+    ovs_mutex_lock(&p->mutex);
+    ovs_list_push_back(&p->private_actions, &a->list_node);
+    ovs_mutex_unlock(&p->mutex);
+    return a;
+}
+
 void
 hw_pipe_matcher_format(const struct hw_pipe_matcher *m, struct ds *s)
 {

@@ -85,6 +85,18 @@ void hw_pipeline_action_unref(struct hw_pipeline *p, struct hw_pipe_action *);
  * one per meter) held by each rule that jumps through it. */
 void hw_pipeline_action_hold(struct hw_pipeline *p, struct hw_pipe_action *);
 struct mlx5dv_dr_action *hw_pipe_action_dr(const struct hw_pipe_action *);
+enum hw_dr_action_type hw_pipe_action_type(const struct hw_pipe_action *);
+
+/* A rule's own counter action 'a' without its wrapper, for a rule kept in
+ * less memory (hw_flow_dr_shrink()): frees the wrapper and returns the
+ * device's action, which the pipeline goes on counting.  'a' must have
+ * one reference.  hw_pipeline_action_wrap() gives it a wrapper again, in
+ * the domain of 'm', the matcher of its rule, for the rule's uninstall. */
+struct mlx5dv_dr_action *hw_pipeline_action_unwrap(struct hw_pipeline *p,
+                                                   struct hw_pipe_action *a);
+struct hw_pipe_action *hw_pipeline_action_wrap(
+    struct hw_pipeline *p, const struct hw_pipe_matcher *m,
+    enum hw_dr_action_type type, struct mlx5dv_dr_action *dr);
 
 /* Takes a reference to the device's Geneve option parser set to 'opt',
  * creating its object (dr_geneve_opt_create) with the first reference.

@@ -18,6 +18,7 @@
 #include "netdev-hw-options.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <string.h>
 #include <infiniband/verbs.h>
 
@@ -28,7 +29,7 @@
 
 /* The options of a hw port, in alphabetical order. */
 static const char *const option_names[] = {
-    "device", "n_rxq", "representor", "rss-key", "steering",
+    "ct-size", "device", "n_rxq", "representor", "rss-key", "steering",
 };
 
 static bool
@@ -259,6 +260,7 @@ netdev_hw_check_options(const char *name, const struct smap *args,
     const char *n_rxq_s = smap_get(args, "n_rxq");
     const char *key_s = smap_get(args, "rss-key");
     const char *steering_s = smap_get(args, "steering");
+    const char *ct_size_s = smap_get(args, "ct-size");
     enum netdev_hw_steering steering = NETDEV_HW_STEERING_AUTO;
 
     opts->device = smap_get(args, "device");
@@ -287,6 +289,14 @@ netdev_hw_check_options(const char *name, const struct smap *args,
         *reason = xasprintf("%s: options:n_rxq=%s: must be an integer from "
                             "1 to %d, in decimal digits only", name,
                             n_rxq_s, NETDEV_HW_MAX_RXQ);
+        return EINVAL;
+    }
+    opts->ct_size = -1;
+    if (ct_size_s && !netdev_hw_parse_count(ct_size_s, 0, INT_MAX,
+                                            &opts->ct_size)) {
+        *reason = xasprintf("%s: options:ct-size=%s: must be an integer "
+                            "from 0 to %d, in decimal digits only", name,
+                            ct_size_s, INT_MAX);
         return EINVAL;
     }
     opts->key_set = key_s != NULL;

@@ -53,6 +53,7 @@ struct netdev_hw_options {
     uint8_t key[NETDEV_HW_RSS_KEY_LEN];
     bool key_set;                       /* options:rss-key given. */
     enum netdev_hw_steering steering;   /* Resolved. */
+    int ct_size;                        /* options:ct-size, -1 if none. */
 };
 
 /* Checks the options of port 'name' in 'args' into 'opts'.  Returns 0, or

@@ -67,6 +67,7 @@ struct netdev_hw {
     int req_n_txq;
     bool req_rss_key_set;       /* options:rss-key given. */
     enum netdev_hw_steering req_steering;
+    int req_ct_size;            /* options:ct-size, -1 if none. */
     uint8_t req_rss_key[NETDEV_HW_RSS_KEY_LEN];
     char *config_warning;       /* Logged about the options, or NULL. */
 

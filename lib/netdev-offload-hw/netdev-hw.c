@@ -24,6 +24,7 @@
 #include "coverage.h"
 #include "dp-packet.h"
 #include "hw-coverage.h"
+#include "hw-ct.h"
 #include "hw-pipeline.h"
 #include "hw-privileges.h"
 #include "hw-stale.h"
@@ -764,6 +765,7 @@ netdev_hw_construct(struct netdev *netdev)
     dev->req_n_txq = MAX(netdev->n_txq, 1);
     dev->req_rss_key_set = false;
     dev->req_steering = NETDEV_HW_STEERING_AUTO;
+    dev->req_ct_size = -1;
     memcpy(dev->req_rss_key, hw_toeplitz_default_key,
            NETDEV_HW_RSS_KEY_LEN);
     dev->mtu = ETH_PAYLOAD_MAX;
@@ -827,6 +829,9 @@ netdev_hw_get_config(const struct netdev *netdev, struct smap *args)
         smap_add(args, "representor", dev->req_representor);
     }
     smap_add_format(args, "n_rxq", "%d", dev->req_n_rxq);
+    if (dev->req_ct_size >= 0) {
+        smap_add_format(args, "ct-size", "%d", dev->req_ct_size);
+    }
     if (dev->req_steering != NETDEV_HW_STEERING_AUTO) {
         smap_add(args, "steering",
                  netdev_hw_steering_name(dev->req_steering));
@@ -958,8 +963,10 @@ netdev_hw_set_config(struct netdev *netdev, const struct smap *args,
         netdev_request_reconfigure(netdev);
     }
     dev->req_rss_key_set = opts.key_set;
+    dev->req_ct_size = opts.ct_size;
     netdev_hw_config_warn(dev, netdev_hw_unknown_options(name, args), errp);
     ovs_mutex_unlock(&dev->mutex);
+    hw_ct_set_port_size(name, opts.ct_size);
     return 0;
 }
 

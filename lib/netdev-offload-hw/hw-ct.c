@@ -714,29 +714,42 @@ hw_ct_run(void)
  * counters are read about once a second too). */
 #define HW_CT_POLL_MSEC 1000
 
-/* Connections read per hold of the mutex, which the PMD threads' offers
- * take too. */
+/* Connections read per hold of 'hw_ct_dev_mutex', which conntrack's
+ * clean thread takes too; they are picked from the map under 'hw_ct_mutex'
+ * and read without it, so that the PMD threads' offers never wait for the
+ * device. */
 #define HW_CT_POLL_BATCH 1024
 
 static void
 hw_ct_poll_all(void)
 {
+    struct hw_ct_conn **batch = xmalloc(HW_CT_POLL_BATCH * sizeof *batch);
     struct hmap_position pos = { 0, 0 };
     bool more = true;
 
     while (more) {
+        size_t n = 0;
+
+        ovs_mutex_lock(&hw_ct_dev_mutex);
         ovs_mutex_lock(&hw_ct_mutex);
-        for (int i = 0; i < HW_CT_POLL_BATCH; i++) {
+        while (n < HW_CT_POLL_BATCH) {
             struct hmap_node *node = hmap_at_position(&hw_ct_conns, &pos);
 
             if (!node) {
                 more = false;
                 break;
             }
-            hw_ct_conn_poll(CONTAINER_OF(node, struct hw_ct_conn, node));
+            batch[n++] = CONTAINER_OF(node, struct hw_ct_conn, node);
         }
         ovs_mutex_unlock(&hw_ct_mutex);
+        /* Only this thread frees connections, with 'hw_ct_dev_mutex'
+         * held. */
+        for (size_t i = 0; i < n; i++) {
+            hw_ct_conn_poll(batch[i]);
+        }
+        ovs_mutex_unlock(&hw_ct_dev_mutex);
     }
+    free(batch);
 }
 
 static void *

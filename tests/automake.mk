@@ -9,6 +9,7 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-config.at \
 	netdev-offload-hw/tests/hw-appctl.at \
 	netdev-offload-hw/tests/hw-faults.at \
+	netdev-offload-hw/tests/hw-reliability.at \
 	netdev-offload-hw/tests/hw-pipeline.at \
 	netdev-offload-hw/tests/hw-fwdump.at \
 	netdev-offload-hw/tests/hw-hbl.at \

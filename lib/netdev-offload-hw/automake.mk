@@ -82,6 +82,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-private.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-qos.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-qos.h \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-reset.c \
+	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-reset.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw.c \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-offload-hw.c \

@@ -231,6 +231,15 @@ struct hw_dev_ops {
     void (*close)(struct ibv_context *);
     int (*query_caps)(struct ibv_context *, struct hw_dev_caps *);
 
+    /* Stores the next asynchronous event of the device into '*event' and
+     * returns 0, or returns EAGAIN if none is pending: ibv_get_async_event()
+     * and ibv_ack_async_event() on the context's 'async_fd', which never
+     * blocks (poll it for POLLIN to wait).  IBV_EVENT_DEVICE_FATAL says the
+     * device is dead: it lost every object made on the context, and the
+     * context must be closed and the device opened again.  NULL if the
+     * backend reports no events. */
+    int (*get_async_event)(struct ibv_context *, enum ibv_event_type *);
+
     int (*alloc_pd)(struct ibv_context *, struct ibv_pd **);
     int (*dealloc_pd)(struct ibv_pd *);
 

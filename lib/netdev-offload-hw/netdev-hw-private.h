@@ -81,6 +81,9 @@ struct netdev_hw {
     bool configured;
     bool deferred;              /* The requested configuration waits for
                                  * stale rules (hw-stale.h) to go. */
+    bool reset;                 /* The device had a fatal error: the next
+                                 * reconfigure() re-opens it
+                                 * (netdev-hw-reset.h). */
     char *fail_reason;          /* First failure of this reconfigure(). */
     const struct hw_dev_ops *ops;
     char *devname;              /* Device the objects belong to. */

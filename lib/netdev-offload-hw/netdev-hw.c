@@ -34,6 +34,7 @@
 #include "netdev-hw-options.h"
 #include "netdev-hw-private.h"
 #include "netdev-hw-ports.h"
+#include "netdev-hw-reset.h"
 #include "netdev-hw-qos.h"
 #include "netdev-provider.h"
 #include "openvswitch/dynamic-string.h"
@@ -208,6 +209,7 @@ netdev_hw_device_of(const struct netdev_hw *dev,
     device->fdb_pipeline = dev->fdb_pipeline;
     device->pipeline = dev->pipeline;
     device->pipeline_on_demand = dev->steering == NETDEV_HW_STEERING_AUTO;
+    device->after_reset = dev->reset;
 }
 
 static void
@@ -1019,7 +1021,7 @@ netdev_hw_reconfigure(struct netdev *netdev)
     reopen = (!dev->ops || strcmp(dev->devname, dev->req_device)
               || !nullable_string_is_equal(dev->representor,
                                            dev->req_representor)
-              || dev->steering != dev->req_steering);
+              || dev->steering != dev->req_steering || dev->reset);
     rebuild_rx = (reopen || !dev->configured
                   || dev->n_rxq != dev->req_n_rxq
                   || memcmp(dev->rss_key, dev->req_rss_key,
@@ -1103,6 +1105,7 @@ netdev_hw_reconfigure(struct netdev *netdev)
     if (notify && reconfigure_cb) {
         reconfigure_cb(netdev, true);
     }
+    netdev_hw_reset_done(dev);
     return 0;
 
 error:
@@ -1304,6 +1307,7 @@ static void
 netdev_hw_run(const struct netdev_class *class)
 {
     hw_stale_run();
+    netdev_hw_reset_run(class);
     netdev_hw_ports_run(class);
     hw_coverage_run();
 }
@@ -1312,6 +1316,7 @@ static void
 netdev_hw_wait(const struct netdev_class *class)
 {
     hw_stale_wait();
+    netdev_hw_reset_wait(class);
     netdev_hw_ports_wait(class);
     hw_coverage_wait();
 }

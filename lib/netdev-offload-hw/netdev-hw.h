@@ -65,6 +65,8 @@ struct netdev_hw_device {
                                  * need it (struct hw_rule's 'pipeline',
                                  * options:steering=auto); the others go
                                  * to the root. */
+    bool after_reset;           /* The device was re-opened after a fatal
+                                 * error: it lost every rule. */
 };
 bool netdev_hw_get_device(const struct netdev *, struct netdev_hw_device *);
 

@@ -144,6 +144,7 @@ COVERAGE_DEFINE(hw_offload_recover);
 COVERAGE_DEFINE(hw_offload_mark_cleared);
 COVERAGE_DEFINE(hw_offload_decap_missed);
 HW_COVERAGE_DEFINE(hw_offload_stale_mark);
+HW_COVERAGE_DEFINE(hw_offload_resync);
 
 /* Every port we claimed, so that netdev-hw/show can list them. */
 static struct ovs_mutex hw_ports_mutex = OVS_MUTEX_INITIALIZER;
@@ -242,7 +243,7 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
 {
     struct hw_offload_port *port = hw_offload_port_get(netdev);
     struct hw_offload_entry *entry;
-    struct netdev_hw_device dev;
+    struct netdev_hw_device dev = { .after_reset = false };
     size_t n = 0, n_failed = 0;
 
     if (!port || !hw_offload_is_ours(netdev)) {
@@ -312,6 +313,12 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
              netdev_get_name(netdev),
              configured ? "configured" : "going down",
              configured ? "reinstalled" : "removed", n, n_failed);
+    if (dev.after_reset) {
+        HW_COVERAGE_INC(hw_offload_resync);
+        VLOG_INFO("%s: re-synced with device %s after its reset: %"PRIuSIZE
+                  " rules installed again, %"PRIuSIZE" failed",
+                  netdev_get_name(netdev), dev.devname, n, n_failed);
+    }
     if (n_failed) {
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 

@@ -35,6 +35,7 @@
 #include "openvswitch/shash.h"
 #include "openvswitch/vlog.h"
 #include "seq.h"
+#include "socket-util.h"
 
 /* The device's log module, defined in hw-model.c. */
 extern struct vlog_module *VLM_hw_model;
@@ -169,7 +170,8 @@ model_dev_create(const char *devname, unsigned int number)
              devname);
     dev->ctx.device = &dev->ibdev;
     dev->ctx.cmd_fd = -1;
-    dev->ctx.async_fd = -1;
+    xpipe_nonblocking(dev->async_fds);
+    dev->ctx.async_fd = dev->async_fds[0];
     dev->ctx.num_comp_vectors = 1;
 
     ovs_mutex_init(&dev->mutex);
@@ -411,6 +413,7 @@ model_close(struct ibv_context *ctx)
             VLOG_WARN("%s: closed with %"PRIuSIZE" objects still alive",
                       dev->name, total);
         }
+        model_fault_closed(dev);
     }
     ovs_mutex_unlock(&dev->mutex);
 }

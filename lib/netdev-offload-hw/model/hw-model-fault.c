@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "coverage.h"
 #include "hw-coverage.h"
@@ -33,12 +34,22 @@ extern struct vlog_module *VLM_hw_model;
 #define this_module (*VLM_hw_model)
 
 HW_COVERAGE_DEFINE(hw_model_fault);
+COVERAGE_DEFINE(hw_model_reset);
 
 const char *const model_op_names[MODEL_N_OPS] = {
 #define MODEL_OP(ENUM, NAME) NAME,
     MODEL_OPS
 #undef MODEL_OP
 };
+
+/* Whether 'op' destroys an object, which a dead device lets succeed. */
+static bool
+model_op_destroys(enum model_op op)
+{
+    const char *name = model_op_names[op];
+
+    return strstr(name, "destroy") || !strncmp(name, "dealloc", 7);
+}
 
 int
 model_fault_check(struct model_dev *dev, enum model_op op)
@@ -54,7 +65,70 @@ model_fault_check(struct model_dev *dev, enum model_op op)
                  fault->count);
         return fault->error;
     }
+    if (dev->fatal && !model_op_destroys(op)) {
+        return EIO;
+    }
     return 0;
+}
+
+int
+hw_model_reset(const char *devname)
+{
+    struct model_dev *dev = model_dev_lookup(devname, false);
+    int error = 0;
+
+    if (!dev) {
+        return ENODEV;
+    }
+    ovs_mutex_lock(&dev->mutex);
+    if (dev->fatal) {
+        error = EALREADY;
+    } else {
+        dev->stats.resets++;
+        COVERAGE_INC(hw_model_reset);
+        if (dev->n_opens) {
+            uint8_t event = IBV_EVENT_DEVICE_FATAL;
+
+            dev->fatal = true;
+            ignore(write(dev->async_fds[1], &event, 1));
+        }
+        VLOG_INFO("%s: firmware fatal error: device reset, %d context%s "
+                  "dead", devname, dev->n_opens, dev->n_opens == 1 ? "" : "s");
+    }
+    ovs_mutex_unlock(&dev->mutex);
+    return error;
+}
+
+int
+model_get_async_event(struct ibv_context *ctx, enum ibv_event_type *event)
+{
+    struct model_dev *dev = model_dev_from_ctx(ctx);
+    uint8_t byte;
+    int error;
+
+    ovs_mutex_lock(&dev->mutex);
+    error = read(dev->async_fds[0], &byte, 1) == 1 ? 0 : EAGAIN;
+    ovs_mutex_unlock(&dev->mutex);
+    if (!error) {
+        *event = byte;
+    }
+    return error;
+}
+
+void
+model_fault_closed(struct model_dev *dev)
+    OVS_REQUIRES(dev->mutex)
+{
+    uint8_t byte;
+
+    while (read(dev->async_fds[0], &byte, 1) == 1) {
+        continue;
+    }
+    if (dev->fatal) {
+        dev->fatal = false;
+        VLOG_INFO("%s: recovered from its fatal error: its last context "
+                  "closed", dev->name);
+    }
 }
 
 int

@@ -266,6 +266,13 @@ struct model_dev {
     void *wire_tx_aux;
     unsigned int n_vfs;         /* Switchdev mode if nonzero. */
     struct model_vf *vfs;
+
+    /* A fatal error (hw_model_reset()): the device dropped every object
+     * and every packet until the last context on it closes, as mlx5's
+     * health recovery reloads the device under its users.  The event
+     * reaches the users through 'async_fds'. */
+    bool fatal;
+    int async_fds[2];           /* Pipe: read end is the ctx's async_fd. */
 };
 
 static inline struct model_dev *
@@ -330,6 +337,14 @@ int model_query_caps(struct ibv_context *, struct hw_dev_caps *);
 /* Returns the error of the fault injected into 'op', if any is left, and
  * counts it down; otherwise 0. */
 int model_fault_check(struct model_dev *dev, enum model_op)
+    OVS_REQUIRES(dev->mutex);
+
+/* The next asynchronous event of 'ctx' (hw_dev_ops.get_async_event). */
+int model_get_async_event(struct ibv_context *, enum ibv_event_type *);
+
+/* The last context on 'dev' closed: a device that had a fatal error is
+ * back, with a fresh async event queue. */
+void model_fault_closed(struct model_dev *dev)
     OVS_REQUIRES(dev->mutex);
 
 /* hw-model-queue.c. */

@@ -200,7 +200,12 @@ hw_model_receive(const char *devname, struct dp_packet *packet)
     dp_packet_reset_offload(packet);
 
     ovs_mutex_lock(&dev->mutex);
-    if (vf >= 0) {
+    if (dev->fatal) {
+        /* Nothing steers or receives until the device is back. */
+        model_count_drop(&dev->stats.rx_drop_fatal);
+        dp_packet_delete(packet);
+        error = ENETDOWN;
+    } else if (vf >= 0) {
         error = model_vf_send(dev, vf, packet);
     } else {
         hw_model_steering_parse(dev->steering, packet, &parsed);
@@ -227,6 +232,11 @@ model_rx_burst(struct ibv_wq *ibv_wq, struct ibv_cq_ex *cq,
          * NIC never makes the host wait on its ring: it looks empty for
          * now and the PMD polls again, instead of sleeping on the mutex
          * (which would count as its busy cycles). */
+        return EAGAIN;
+    }
+    if (dev->fatal) {
+        /* A dead device completes nothing: its rings are lost. */
+        ovs_mutex_unlock(&dev->mutex);
         return EAGAIN;
     }
 

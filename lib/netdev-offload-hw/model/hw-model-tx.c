@@ -145,8 +145,11 @@ model_tx_burst(struct ibv_qp *ibv_qp, struct dp_packet_batch *batch)
         size_t size = dp_packet_size(packet);
         bool sent = false;
 
-        if (!qp || qp->rss || !qp->max_send_wr || !dp_packet_is_eth(packet)
-            || size < ETH_HEADER_LEN) {
+        if (dev->fatal) {
+            model_count_drop(&stats->tx_drop_fatal);
+            dp_packet_delete(packet);
+        } else if (!qp || qp->rss || !qp->max_send_wr
+                   || !dp_packet_is_eth(packet) || size < ETH_HEADER_LEN) {
             model_count_drop(&stats->tx_drop_invalid);
             dp_packet_delete(packet);
         } else if (qp->port_num > 1) {

@@ -15,7 +15,7 @@
  */
 
 /* The hw-model/... unixctl commands (receive, set-pcap, objects, rules,
- * stats, fault, vxlan-port) and hw_model_init(), which registers them:
+ * stats, fault, reset, vxlan-port) and hw_model_init(), which registers them:
  * the test and management interface, over the public functions of
  * hw-model.h and the device's internals. */
 
@@ -316,6 +316,12 @@ model_unixctl_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
     ds_put_format(&s, "  pipeline: hits=%"PRIu64" drop_miss=%"PRIu64
                   " skipped=%"PRIu64" hairpin=%"PRIu64"\n", st->dr_rule_hits,
                   st->dr_drop_miss, st->dr_modify_skipped, st->dr_hairpin);
+    if (st->resets) {
+        ds_put_format(&s, "  fatal errors: %"PRIu64" (%s) rx_drop=%"PRIu64
+                      " tx_drop=%"PRIu64"\n", st->resets,
+                      dev->fatal ? "dead" : "recovered", st->rx_drop_fatal,
+                      st->tx_drop_fatal);
+    }
 
     wqs = xmalloc(MAX(dev->n_objs[MODEL_WQ], 1) * sizeof *wqs);
     HMAP_FOR_EACH (obj, node, &dev->objects) {
@@ -480,6 +486,25 @@ model_unixctl_vxlan_port(struct unixctl_conn *conn, int argc,
 }
 
 static void
+model_unixctl_reset(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                    const char *argv[], void *aux OVS_UNUSED)
+{
+    int error = hw_model_reset(argv[1]);
+
+    if (error == ENODEV) {
+        model_unixctl_dev(conn, argv[1]);
+    } else if (error) {
+        char *msg = xasprintf("%s: the device is dead already: close its "
+                              "contexts first", argv[1]);
+
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
+    } else {
+        unixctl_command_reply(conn, NULL);
+    }
+}
+
+static void
 model_unixctl_eswitch(struct unixctl_conn *conn, int argc,
                       const char *argv[], void *aux OVS_UNUSED)
 {
@@ -541,6 +566,8 @@ hw_model_init(void)
                              model_unixctl_stats, NULL);
     unixctl_command_register("hw-model/fault", "DEV OP ERRNO [COUNT]", 3, 4,
                              model_unixctl_fault, NULL);
+    unixctl_command_register("hw-model/reset", "DEV", 1, 1,
+                             model_unixctl_reset, NULL);
     unixctl_command_register("hw-model/eswitch", "DEV [N_VFS]", 1, 2,
                              model_unixctl_eswitch, NULL);
     unixctl_command_register("hw-model/vxlan-port", "DEV [add|del PORT]", 1,

@@ -38,6 +38,7 @@ const struct hw_dev_ops hw_model_ops = {
     .open = model_open,
     .close = model_close,
     .query_caps = model_query_caps,
+    .get_async_event = model_get_async_event,
     .alloc_pd = model_alloc_pd,
     .dealloc_pd = model_dealloc_pd,
     .create_cq = model_create_cq,

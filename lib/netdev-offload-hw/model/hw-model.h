@@ -58,6 +58,18 @@ int hw_model_receive(const char *devname, struct dp_packet *packet);
 int hw_model_set_fault(const char *devname, const char *op, int error,
                        unsigned int count);
 
+/* A firmware fatal error on device 'devname', as mlx5 reports it and its
+ * health recovery handles it: the device loses every object its users
+ * made (rules, queues, counters, ...) and every packet from then on, and
+ * reports IBV_EVENT_DEVICE_FATAL on the async event queue of every open
+ * context.  Those contexts are dead: each call on them fails with EIO,
+ * except those that destroy an object, which succeed (the kernel already
+ * destroyed it; rdma-core turns their EIO into success), and so does
+ * open().  Once the last context is closed the device is back, empty.
+ * Returns 0, ENODEV for no such device, or EALREADY if it is dead
+ * already. */
+int hw_model_reset(const char *devname);
+
 /* Captures every frame that leaves the wire of 'devname' into the pcap file
  * 'file_name' (truncated), or stops capturing if 'file_name' is NULL, "" or
  * "none".  Returns 0 or an errno value. */
@@ -112,6 +124,9 @@ struct hw_model_stats {
     uint64_t dr_modify_skipped; /* Modify-header commands, VLAN pops and
                                  * pushes on a header the packet lacks. */
     uint64_t dr_hairpin;        /* Sent back to the wire by the FDB. */
+    uint64_t resets;            /* Fatal errors (hw_model_reset()). */
+    uint64_t rx_drop_fatal;     /* Arrived while the device was dead. */
+    uint64_t tx_drop_fatal;     /* Sent while the device was dead. */
 };
 
 /* Fills 'stats' for device 'devname'.  Returns 0 or ENODEV. */

@@ -23,6 +23,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -595,6 +596,21 @@ static int
 rdma_query_caps(struct ibv_context *ctx, struct hw_dev_caps *caps)
 {
     return rdma_query(ctx, caps, NULL);
+}
+
+static int
+rdma_get_async_event(struct ibv_context *ctx, enum ibv_event_type *event)
+{
+    struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+    struct ibv_async_event ev;
+
+    /* ibv_get_async_event() blocks on an empty queue. */
+    if (poll(&pfd, 1, 0) != 1 || ibv_get_async_event(ctx, &ev)) {
+        return EAGAIN;
+    }
+    *event = ev.event_type;
+    ibv_ack_async_event(&ev);
+    return 0;
 }
 
 /* Protection domains and completion queues. */
@@ -1178,6 +1194,7 @@ const struct hw_dev_ops hw_rdma_ops = {
     .open = rdma_open,
     .close = rdma_close,
     .query_caps = rdma_query_caps,
+    .get_async_event = rdma_get_async_event,
     .alloc_pd = rdma_alloc_pd,
     .dealloc_pd = rdma_dealloc_pd,
     .create_cq = rdma_create_cq,

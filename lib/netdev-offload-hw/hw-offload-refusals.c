@@ -52,16 +52,17 @@ static uint64_t n_refusals OVS_GUARDED_BY(refusals_mutex);
 
 /* Records that the flow 'ufid' with 'match' was not offloaded on port
  * 'port_name' and why.  Returns false if the latest records already hold
- * this flow on this port: dpif-netdev asks again for the same megaflow
- * from each PMD thread that has it, and a flow counts once.  The record
- * then gets the new reason and time. */
+ * this flow on this port for this reason: dpif-netdev asks again for the
+ * same megaflow from each PMD thread that has it, and a refusal counts
+ * once.  The record then gets the new time.  Another reason (the device
+ * fails the flow, made again, with another error) is a new refusal. */
 bool
 hw_offload_refusal_record(const char *port_name, const struct match *match,
                           const ovs_u128 *ufid, const char *reason)
 {
     struct ds match_s = DS_EMPTY_INITIALIZER;
     struct hw_refusal *r = NULL;
-    bool new_flow;
+    bool is_new;
 
     ovs_mutex_lock(&refusals_mutex);
     for (size_t i = 0; i < MIN(n_refusals, HW_REFUSALS_MAX); i++) {
@@ -73,8 +74,8 @@ hw_offload_refusal_record(const char *port_name, const struct match *match,
             break;
         }
     }
-    new_flow = !r;
-    if (new_flow) {
+    is_new = !r || strcmp(r->reason, reason);
+    if (!r) {
         r = &refusals[n_refusals++ % HW_REFUSALS_MAX];
         free(r->port);
         free(r->match);
@@ -96,7 +97,7 @@ hw_offload_refusal_record(const char *port_name, const struct match *match,
     r->when = time_wall_msec();
     r->reason = xstrdup(reason);
     ovs_mutex_unlock(&refusals_mutex);
-    return new_flow;
+    return is_new;
 }
 
 /* Appends the records of port 'port', or of every port if 'port' is NULL,

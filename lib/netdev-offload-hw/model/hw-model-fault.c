@@ -88,7 +88,17 @@ hw_model_reset(const char *devname)
         COVERAGE_INC(hw_model_reset);
         if (dev->n_opens) {
             uint8_t event = IBV_EVENT_DEVICE_FATAL;
+            struct model_obj *obj;
 
+            /* What waits in the rings is never completed. */
+            HMAP_FOR_EACH (obj, node, &dev->objects) {
+                if (obj->kind == MODEL_WQ) {
+                    struct model_wq *wq = CONTAINER_OF(obj, struct model_wq,
+                                                       obj);
+
+                    dev->stats.rx_lost_fatal += model_wq_n_queued(wq);
+                }
+            }
             dev->fatal = true;
             ignore(write(dev->async_fds[1], &event, 1));
         }

@@ -183,10 +183,29 @@ model_receive(struct model_dev *dev, struct dp_packet *packet,
     return model_deliver(dev, packet, parsed, &verdict);
 }
 
+/* 'packet' arrives on the wire of 'dev' or, if 'vf' >= 0, from the host
+ * side of its VF 'vf'.  Returns as hw_model_receive(). */
+static int
+model_rx_one(struct model_dev *dev, int vf, struct dp_packet *packet)
+    OVS_REQUIRES(dev->mutex)
+{
+    struct hw_model_parsed parsed;
+
+    if (dev->fatal) {
+        /* Nothing steers or receives until the device is back. */
+        model_count_drop(&dev->stats.rx_drop_fatal);
+        dp_packet_delete(packet);
+        return ENETDOWN;
+    } else if (vf >= 0) {
+        return model_vf_send(dev, vf, packet);
+    }
+    hw_model_steering_parse(dev->steering, packet, &parsed);
+    return model_receive(dev, packet, &parsed);
+}
+
 int
 hw_model_receive(const char *devname, struct dp_packet *packet)
 {
-    struct hw_model_parsed parsed;
     struct model_dev *dev;
     int error, vf;
 
@@ -200,17 +219,7 @@ hw_model_receive(const char *devname, struct dp_packet *packet)
     dp_packet_reset_offload(packet);
 
     ovs_mutex_lock(&dev->mutex);
-    if (dev->fatal) {
-        /* Nothing steers or receives until the device is back. */
-        model_count_drop(&dev->stats.rx_drop_fatal);
-        dp_packet_delete(packet);
-        error = ENETDOWN;
-    } else if (vf >= 0) {
-        error = model_vf_send(dev, vf, packet);
-    } else {
-        hw_model_steering_parse(dev->steering, packet, &parsed);
-        error = model_receive(dev, packet, &parsed);
-    }
+    error = model_rx_one(dev, vf, packet);
     ovs_mutex_unlock(&dev->mutex);
 
     if (!error) {
@@ -301,15 +310,8 @@ model_receive_burst(struct model_dev *dev, int vf, struct dp_packet **packets,
 
     ovs_mutex_lock(&dev->mutex);
     for (size_t i = 0; i < n; i++) {
-        struct hw_model_parsed parsed;
-
         dp_packet_reset_offload(packets[i]);
-        if (vf >= 0) {
-            delivered |= !model_vf_send(dev, vf, packets[i]);
-        } else {
-            hw_model_steering_parse(dev->steering, packets[i], &parsed);
-            delivered |= !model_receive(dev, packets[i], &parsed);
-        }
+        delivered |= !model_rx_one(dev, vf, packets[i]);
     }
     ovs_mutex_unlock(&dev->mutex);
 

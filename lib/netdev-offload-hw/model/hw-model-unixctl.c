@@ -318,9 +318,9 @@ model_unixctl_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
                   st->dr_drop_miss, st->dr_modify_skipped, st->dr_hairpin);
     if (st->resets) {
         ds_put_format(&s, "  fatal errors: %"PRIu64" (%s) rx_drop=%"PRIu64
-                      " tx_drop=%"PRIu64"\n", st->resets,
+                      " rx_lost=%"PRIu64" tx_drop=%"PRIu64"\n", st->resets,
                       dev->fatal ? "dead" : "recovered", st->rx_drop_fatal,
-                      st->tx_drop_fatal);
+                      st->rx_lost_fatal, st->tx_drop_fatal);
     }
 
     wqs = xmalloc(MAX(dev->n_objs[MODEL_WQ], 1) * sizeof *wqs);

@@ -45,7 +45,8 @@ bool hw_model_handles(const char *devname);
  * packet was delivered to a WQ (or sent back to the wire by the e-switch),
  * ENODEV if there is no such device (the packet is freed), or a positive
  * value naming why the device dropped it:
- * EPERM (drop rule), ENOENT (no rule matched), ENETDOWN (WQ not ready),
+ * EPERM (drop rule), ENOENT (no rule matched), ENETDOWN (WQ not ready,
+ * or the device had a fatal error and is not back yet),
  * ENOBUFS (WQ ring full), EPROTOTYPE (destination QP has no receive
  * queue). */
 int hw_model_receive(const char *devname, struct dp_packet *packet);
@@ -126,6 +127,7 @@ struct hw_model_stats {
     uint64_t dr_hairpin;        /* Sent back to the wire by the FDB. */
     uint64_t resets;            /* Fatal errors (hw_model_reset()). */
     uint64_t rx_drop_fatal;     /* Arrived while the device was dead. */
+    uint64_t rx_lost_fatal;     /* Waiting in a WQ when it died. */
     uint64_t tx_drop_fatal;     /* Sent while the device was dead. */
 };
 

@@ -22,7 +22,8 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-system.at \
 	netdev-offload-hw/tests/hw-qos.at \
 	netdev-offload-hw/tests/hw-ovn.at \
-	netdev-offload-hw/tests/hw-eswitch.at
+	netdev-offload-hw/tests/hw-eswitch.at \
+	netdev-offload-hw/tests/hw-meter.at
 
 tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-backend.c \

@@ -207,7 +207,8 @@ test_eswitch_actions(void)
     CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
                                &rule, &reason), EOPNOTSUPP);
     CHECK_STR(ds_cstr(&reason), "e-switch: the FDB takes outputs, VLAN "
-              "pushes and pops and sets of addresses, ports and TTL only");
+              "pushes and pops, sets of addresses, ports and TTL and a "
+              "meter only");
     ds_clear(&reason);
 
     /* A push: the tag's TCI without OVS's CFI "present" bit. */
@@ -604,6 +605,138 @@ test_eswitch_drop(void)
     CHECK_ESW_REFUSED(&match, &actions,
                       "e-switch: the FDB takes flows that output "
                       "or drop");
+
+    ds_destroy(&reason);
+    ofpbuf_uninit(&actions);
+}
+
+/* The parameters of a flow on a port of an e-switch in switchdev mode. */
+static struct hw_translate_params
+eswitch_params(void)
+{
+    return (struct hw_translate_params) {
+        .flow_mark = TEST_MARK,
+        .in_port = u32_to_odp(TEST_PORT),
+        .vport = HW_TUNNEL_NONE,
+        .eswitch = true,
+        .esw_reg_c0 = 0x00020000,
+        .esw_reg_c0_mask = 0xffff0000,
+    };
+}
+
+/* A meter ahead of an FDB rule's outputs: the rule keeps the meter's id
+ * for the offload core; a second meter, or one next to a VLAN push or
+ * pop, is refused. */
+void
+test_eswitch_meter(void)
+{
+    struct hw_translate_params params = eswitch_params();
+    struct ovs_action_push_vlan push = {
+        .vlan_tpid = htons(ETH_TYPE_VLAN_8021Q),
+        .vlan_tci = htons(VLAN_CFI | 100),
+    };
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct ofpbuf actions;
+    struct match match;
+    struct hw_rule rule;
+
+    dp_match_init_udp(&match);
+    ofpbuf_init(&actions, 64);
+
+    nl_msg_put_u32(&actions, OVS_ACTION_ATTR_METER, 5);
+    put_output(&actions, 3);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), 0);
+    CHECK(rule.meter);
+    CHECK_EQ(rule.meter_id, 5);
+    CHECK(rule.fdb && rule.full && rule.count);
+    CHECK_EQ(rule.fate, HW_FATE_VPORT);
+    CHECK_EQ(rule.n_out, 1);
+    /* The offload core fills the parameters and the register. */
+    CHECK_EQ(rule.meter_params[0], 0);
+    CHECK(hw_rewrite_is_empty(&rule.rewrite));
+    CHECK_EQ(rule.reg_c_mask[HW_REG_METER], 0);
+    CHECK_EQ(ds_cstr(&reason)[0], '\0');
+
+    /* Two meters. */
+    ofpbuf_clear(&actions);
+    nl_msg_put_u32(&actions, OVS_ACTION_ATTR_METER, 5);
+    nl_msg_put_u32(&actions, OVS_ACTION_ATTR_METER, 6);
+    put_output(&actions, 3);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB runs one meter");
+    CHECK(!rule.meter);
+    ds_clear(&reason);
+
+    /* A meter, then a push; a push, then a meter. */
+    ofpbuf_clear(&actions);
+    nl_msg_put_u32(&actions, OVS_ACTION_ATTR_METER, 5);
+    nl_msg_put_unspec(&actions, OVS_ACTION_ATTR_PUSH_VLAN, &push,
+                      sizeof push);
+    put_output(&actions, 3);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB runs a meter before VLAN "
+              "pushes and pops");
+    ds_clear(&reason);
+    ofpbuf_clear(&actions);
+    nl_msg_put_unspec(&actions, OVS_ACTION_ATTR_PUSH_VLAN, &push,
+                      sizeof push);
+    nl_msg_put_u32(&actions, OVS_ACTION_ATTR_METER, 5);
+    put_output(&actions, 3);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB runs a meter before VLAN "
+              "pushes and pops");
+    ds_clear(&reason);
+
+    /* After an output: the outputs come last. */
+    ofpbuf_clear(&actions);
+    put_output(&actions, 3);
+    nl_msg_put_u32(&actions, OVS_ACTION_ATTR_METER, 5);
+    put_output(&actions, 4);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB takes flows whose "
+              "outputs come last");
+    ds_clear(&reason);
+
+    /* A meter and a header rewrite, either way round. */
+    {
+        struct ovs_key_ethernet eth = {
+            .eth_src = ETH_ADDR_C(02, 00, 00, 00, 00, 99),
+            .eth_dst = ETH_ADDR_C(02, 00, 00, 00, 00, 02),
+        };
+
+        for (int i = 0; i < 2; i++) {
+            ofpbuf_clear(&actions);
+            if (i) {
+                nl_msg_put_u32(&actions, OVS_ACTION_ATTR_METER, 5);
+            }
+            put_set(&actions, OVS_KEY_ATTR_ETHERNET, &eth, NULL, sizeof eth);
+            if (!i) {
+                nl_msg_put_u32(&actions, OVS_ACTION_ATTR_METER, 5);
+            }
+            put_output(&actions, 3);
+            CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size,
+                                       &params, &rule, &reason),
+                     EOPNOTSUPP);
+            CHECK_STR(ds_cstr(&reason), "e-switch: the FDB runs a meter "
+                      "without header rewrites");
+            ds_clear(&reason);
+        }
+    }
+
+    /* Without 'eswitch': a partial rule, which meters nothing. */
+    params.eswitch = false;
+    ofpbuf_clear(&actions);
+    nl_msg_put_u32(&actions, OVS_ACTION_ATTR_METER, 5);
+    put_output(&actions, 3);
+    CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
+                               &rule, &reason), 0);
+    CHECK_EQ(rule.fate, HW_FATE_RSS);
+    CHECK(!rule.meter && !rule.full);
 
     ds_destroy(&reason);
     ofpbuf_uninit(&actions);

@@ -306,6 +306,7 @@ static const struct test_hw_case tests[] = {
     TEST(eswitch_actions),
     TEST(eswitch_rewrites),
     TEST(eswitch_drop),
+    TEST(eswitch_meter),
     TEST(every_field_named),
     TEST(untranslatable_fields),
     TEST(priority_and_rss_bands),

@@ -48,6 +48,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-meter.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-meter.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-marks.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-meter.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-meter.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-marks.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-private.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-refusals.c \

@@ -95,6 +95,14 @@ hw_flow_dr_reformat_type(enum hw_reformat_type type)
     }
 }
 
+static int hw_flow_dr_install__(struct hw_pipeline *,
+                                const struct netdev_hw_device *,
+                                uint32_t level, uint16_t priority,
+                                struct ibv_qp *dest,
+                                struct hw_pipe_action *meter,
+                                const struct hw_rule *, struct hw_flow_dr *,
+                                struct ds *reason);
+
 /* Gives back what 'flow' holds but its rule, in reverse order.  Returns 0,
  * or the errno of a counter the device refused to destroy, which 'flow'
  * then keeps (it counts nothing any more, but stays the device's until a
@@ -209,6 +217,29 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
                       const struct hw_rule *rule, struct hw_flow_dr *flow,
                       struct ds *reason)
 {
+    return hw_flow_dr_install__(p, dev, level, priority, dest, NULL, rule,
+                                flow, reason);
+}
+
+int
+hw_flow_dr_install_meter(struct hw_pipeline *p,
+                         const struct netdev_hw_device *dev, uint32_t level,
+                         struct hw_pipe_action *meter,
+                         const struct hw_rule *rule, struct hw_flow_dr *flow,
+                         struct ds *reason)
+{
+    return hw_flow_dr_install__(p, dev, level, hw_rule_priority(rule), NULL,
+                                meter, rule, flow, reason);
+}
+
+static int
+hw_flow_dr_install__(struct hw_pipeline *p,
+                     const struct netdev_hw_device *dev, uint32_t level,
+                     uint16_t priority, struct ibv_qp *dest,
+                     struct hw_pipe_action *meter,
+                     const struct hw_rule *rule, struct hw_flow_dr *flow,
+                     struct ds *reason)
+{
     enum mlx5dv_dr_domain_type dom = (rule->fdb
                                       ? MLX5DV_DR_DOMAIN_TYPE_FDB
                                       : rule->egress
@@ -225,7 +256,7 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
     memset(flow, 0, sizeof *flow);
     flow->level = level;
 
-    if (!rule->egress && rule->fate == HW_FATE_RSS && !dest) {
+    if (!rule->egress && !meter && rule->fate == HW_FATE_RSS && !dest) {
         ds_put_cstr(reason, "no destination QP: port not configured");
         return ENODEV;
     }
@@ -344,6 +375,14 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
 
     /* The fate.  An egress rule ends with the domain's default: the
      * packet goes on to the wire. */
+    if (meter) {
+        /* The meter's action, which the caller holds: one more reference
+         * for this rule, given back with its other actions. */
+        ovs_assert(flow->n_actions < HW_FLOW_DR_MAX_ACTIONS);
+        hw_pipeline_action_hold(p, meter);
+        flow->actions[flow->n_actions++] = meter;
+        goto rule;
+    }
     if (rule->egress) {
         attr = (struct hw_dr_action_attr) {
             .type = HW_DR_ACTION_DEFAULT_MISS,
@@ -375,6 +414,7 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
         goto error;
     }
 
+rule:
     for (size_t i = 0; i < flow->n_actions; i++) {
         dr_actions[i] = hw_pipe_action_dr(flow->actions[i]);
     }

@@ -96,6 +96,15 @@ int hw_flow_dr_install_at(struct hw_pipeline *p,
                           const struct hw_rule *rule,
                           struct hw_flow_dr *flow, struct ds *reason);
 
+/* The same for a metered FDB rule (hw-rule.h HW_REG_METER): the rule ends
+ * with the flow meter action 'meter' of 'p', on which it takes a
+ * reference, instead of its fate. */
+int hw_flow_dr_install_meter(struct hw_pipeline *p,
+                             const struct netdev_hw_device *dev,
+                             uint32_t level, struct hw_pipe_action *meter,
+                             const struct hw_rule *rule,
+                             struct hw_flow_dr *flow, struct ds *reason);
+
 /* Destroys the rule of 'flow', reading its counter first, then gives back
  * its actions and matcher and destroys its counter.  Returns 0, or the
  * errno of the first destroy the device refused, with the call in

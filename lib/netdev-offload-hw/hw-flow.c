@@ -24,6 +24,7 @@
 #include "hw-dev.h"
 #include "hw-encode.h"
 #include "hw-flow-dr.h"
+#include "hw-offload-meter.h"
 #include "hw-rule.h"
 #include "hw-stale.h"
 #include "hw-translate.h"
@@ -123,6 +124,9 @@ hw_flow_destroy_dr(const struct netdev_hw_device *dev, struct hw_flow *flow,
             return error;
         }
     }
+    /* After the rule that jumps to its meter. */
+    hw_offload_meter_release(dev, flow->meter);
+    flow->meter = NULL;
     free(flow->dr);
     flow->dr = NULL;
     flow->pipeline = NULL;
@@ -260,8 +264,13 @@ hw_flow_install_fdb(const struct netdev_hw_device *dev,
         return ENODEV;
     }
     flow->dr = xzalloc(sizeof *flow->dr);
-    error = hw_flow_dr_install(dev->fdb_pipeline, dev, NETDEV_HW_FLOW_LEVEL,
-                               NULL, rule, flow->dr, reason);
+    error = (rule->meter
+             ? hw_offload_meter_install(dev, dev->fdb_pipeline,
+                                        NETDEV_HW_FLOW_LEVEL, rule, flow->dr,
+                                        &flow->meter, reason)
+             : hw_flow_dr_install(dev->fdb_pipeline, dev,
+                                  NETDEV_HW_FLOW_LEVEL, NULL, rule, flow->dr,
+                                  reason));
     if (error) {
         free(flow->dr);
         flow->dr = NULL;
@@ -484,6 +493,7 @@ hw_flow_format(const struct hw_flow *flow, const struct hw_rule *rule,
 
     if (flow->dr) {
         hw_flow_dr_format(flow->dr, rule, s);
+        hw_offload_meter_format(flow->meter, s);
         if (flow->ct_misses) {
             struct hw_rule misses[HW_MAX_CT_MISSES];
             uint32_t levels[HW_MAX_CT_MISSES];

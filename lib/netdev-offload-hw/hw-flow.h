@@ -39,6 +39,7 @@
 struct ds;
 struct hw_ct_restore_stage;
 struct hw_flow_dr;
+struct hw_meter_flow;
 struct hw_pipeline;
 struct hw_rule;
 struct netdev_hw_device;
@@ -72,6 +73,9 @@ struct hw_flow {
                                          * software. */
     size_t n_ct_misses;
     struct hw_ct_restore_stage *ct_restore; /* A stage with nat. */
+    struct hw_meter_flow *meter;        /* A metered FDB rule: its output
+                                         * rule and device meter
+                                         * (hw-offload-meter.h). */
     uint64_t ct_miss_packets;           /* What destroyed misses counted. */
     uint64_t ct_miss_bytes;
     bool uninstalled;

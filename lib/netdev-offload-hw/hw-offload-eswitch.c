@@ -19,6 +19,7 @@
 
 #include <errno.h>
 
+#include "hw-offload-meter.h"
 #include "hw-rule.h"
 #include "hw-translate.h"
 #include "netdev.h"
@@ -94,5 +95,5 @@ hw_offload_eswitch_plan(const struct netdev_hw_device *dev,
             return error;
         }
     }
-    return 0;
+    return hw_offload_meter_plan(dev, rule, reason);
 }

@@ -51,9 +51,10 @@ void hw_offload_eswitch_params(const struct netdev_hw_device *dev,
 /* Finds the vports of the output ports of 'rule' (HW_FATE_VPORT; none for
  * HW_FATE_DROP), a flow
  * of the port of 'dev', among the datapath's ports of type 'dpif_type' and
- * stores them in the rule.  Returns 0, or EOPNOTSUPP with why appended to
+ * stores them in the rule, with its meter's parameters if it has one
+ * (hw-offload-meter.h).  Returns 0, or EOPNOTSUPP with why appended to
  * 'reason': an output is not a hw port, is on another device, or on no
- * e-switch. */
+ * e-switch; the device cannot run the meter. */
 int hw_offload_eswitch_plan(const struct netdev_hw_device *dev,
                             const char *dpif_type, struct hw_rule *rule,
                             struct ds *reason);

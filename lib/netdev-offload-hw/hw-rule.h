@@ -248,6 +248,19 @@ enum hw_fate {
 #define HW_LEVEL_CT      2
 #define HW_LEVEL_POST_CT 3
 
+/* Meters (hw-offload-meter.h), in the FDB only.  A metered FDB rule sets
+ * HW_REG_METER to its meter's slot << 24 | its own slot << 8, counts, and
+ * ends with the device meter, which writes the packet's color into the low
+ * 8 bits and goes on in the policy table (HW_LEVEL_METER): per meter, a red
+ * rule counts and drops, a green rule counts and goes on in the output
+ * table (HW_LEVEL_METER_OUT), where the rule of the flow's slot sends the
+ * packet to the flow's outputs.  An FDB rule is no stage of the connection
+ * pipeline, so it may use HW_REG_STAGE's register (rdma-core 44 modifies
+ * reg_c_0 to reg_c_5 only). */
+#define HW_REG_METER       HW_REG_STAGE
+#define HW_LEVEL_METER     4
+#define HW_LEVEL_METER_OUT 5
+
 /* NAT (hw-ct-restore.h).  The stage of a ct() with nat sets this bit of
  * HW_REG_CT besides the zone: the connection table then translates the
  * packets of a connection with NAT, and sets CS_SRC_NAT or CS_DST_NAT in
@@ -316,6 +329,14 @@ struct hw_rule {
     uint16_t ct_zone;           /* With 'ct_stage': the ct() zone... */
     uint32_t ct_recirc;         /* ...and the recirc_id after it. */
     bool ct_nat;                /* With 'ct_stage': the ct() has nat. */
+
+    /* An FDB rule whose flow runs meter 'meter_id' before its outputs
+     * (see HW_REG_METER above); the offload core fills 'meter_params'
+     * (struct hw_meter_prm, hw-meter.h, encoded) from the meter's
+     * configuration, as it fills 'fate_vports'. */
+    bool meter;
+    uint32_t meter_id;
+    uint8_t meter_params[32];
 };
 
 /* Verbs priorities used by the plugin (0 is matched first, 15 is the last

@@ -17,10 +17,10 @@
 /* translate for the e-switch's FDB: the actions of a flow of a port of an
  * e-switch in switchdev mode (hw-offload-eswitch.h), in the order the
  * device runs a rule's actions (hw-apis.md 3.4): a VLAN pop, the header
- * rewrites (one modify-header action), a VLAN push, then one output, which
- * becomes DEST_VPORT once the offload core knows the output port's vport,
- * or several (a mirror: DEST_ARRAY); or a drop.  Pure, like the rest of
- * translate. */
+ * rewrites (one modify-header action), a VLAN push, or a meter (hw-rule.h
+ * HW_REG_METER), then one output, which becomes DEST_VPORT once the
+ * offload core knows the output port's vport, or several (a mirror:
+ * DEST_ARRAY); or a drop.  Pure, like the rest of translate. */
 
 #include <config.h>
 #include "hw-translate-private.h"
@@ -291,6 +291,10 @@ hw_translate_eswitch_actions(const struct match *match,
         }
         switch (nl_attr_type(a)) {
         case OVS_ACTION_ATTR_POP_VLAN:
+            if (rule->meter) {
+                return esw_refuse(reason, "runs a meter before VLAN "
+                                  "pushes and pops");
+            }
             if (rw->pop_vlan || rw->push_vlan) {
                 return esw_refuse(reason, "pops one VLAN tag, before a "
                                   "push");
@@ -299,6 +303,10 @@ hw_translate_eswitch_actions(const struct match *match,
             break;
         case OVS_ACTION_ATTR_PUSH_VLAN:
             push = nl_attr_get(a);
+            if (rule->meter) {
+                return esw_refuse(reason, "runs a meter before VLAN "
+                                  "pushes and pops");
+            }
             if (rw->push_vlan) {
                 return esw_refuse(reason, "pushes one VLAN tag");
             }
@@ -315,11 +323,33 @@ hw_translate_eswitch_actions(const struct match *match,
             break;
         case OVS_ACTION_ATTR_SET:
         case OVS_ACTION_ATTR_SET_MASKED:
+            if (rule->meter) {
+                /* The metered rule ends in the meter's jump. */
+                return esw_refuse(reason, "runs a meter without header "
+                                  "rewrites");
+            }
             error = esw_set(a, nl_attr_type(a) == OVS_ACTION_ATTR_SET_MASKED,
                             match, rule, reason);
             if (error) {
                 return error;
             }
+            break;
+        case OVS_ACTION_ATTR_METER:
+            if (rule->meter) {
+                return esw_refuse(reason, "runs one meter");
+            }
+            if (rw->pop_vlan || rw->push_vlan) {
+                /* The device meters the packet after its VLAN actions,
+                 * the datapath where the meter is: their sizes differ. */
+                return esw_refuse(reason, "runs a meter before VLAN "
+                                  "pushes and pops");
+            }
+            if (rw->set) {
+                return esw_refuse(reason, "runs a meter without header "
+                                  "rewrites");
+            }
+            rule->meter = true;
+            rule->meter_id = nl_attr_get_u32(a);
             break;
         case OVS_ACTION_ATTR_OUTPUT:
             if (rule->n_out >= HW_MAX_OUTPUTS) {
@@ -330,8 +360,9 @@ hw_translate_eswitch_actions(const struct match *match,
             output = true;
             break;
         default:
-            return esw_refuse(reason, "takes outputs, VLAN pushes and pops "
-                              "and sets of addresses, ports and TTL only");
+            return esw_refuse(reason, "takes outputs, VLAN pushes and pops, "
+                              "sets of addresses, ports and TTL and a "
+                              "meter only");
         }
     }
     if (!output) {

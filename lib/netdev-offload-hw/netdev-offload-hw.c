@@ -104,6 +104,7 @@
 #include "hw-offload-entries.h"
 #include "hw-offload-guards.h"
 #include "hw-offload-marks.h"
+#include "hw-offload-meter.h"
 #include "hw-offload-private.h"
 #include "hw-offload-refusals.h"
 #include "hw-offload-unixctl.h"
@@ -1459,6 +1460,9 @@ const struct netdev_flow_api netdev_offload_hw = {
     .flow_del = netdev_offload_hw_flow_del,
     .flow_get_n_flows = netdev_offload_hw_flow_get_n_flows,
     .hw_miss_packet_recover = netdev_offload_hw_miss_packet_recover,
+    .meter_set = hw_offload_meter_set,
+    .meter_get = hw_offload_meter_get,
+    .meter_del = hw_offload_meter_del,
     .init_flow_api = netdev_offload_hw_init_flow_api,
     .uninit_flow_api = netdev_offload_hw_uninit_flow_api,
 };

@@ -559,9 +559,11 @@ hw_ct_nat_install(struct hw_ct_port *ctport, struct hw_ct_conn *conn, int d)
         }
     }
     if (error) {
-        VLOG_WARN_RL(&rl, "%s: NAT rule of a connection: %s; its "
-                     "translated packets stay in software", ctport->name,
-                     ds_cstr(&reason));
+        /* A refusal (EOPNOTSUPP) is what the device cannot do, not a
+         * fault: netdev-hw/dump-conns shows it. */
+        VLOG_RL(&rl, error == EOPNOTSUPP ? VLL_INFO : VLL_WARN,
+                "%s: NAT rule of a connection: %s; its translated packets "
+                "stay in software", ctport->name, ds_cstr(&reason));
         nat->rule.why = hw_ct_reason_index(ds_cstr(&reason));
     }
     ds_destroy(&reason);
@@ -599,8 +601,9 @@ hw_ct_dir_install(struct hw_ct_conn *conn, int d)
         error = hw_ct_rule_install(ctport, &rule, r, &reason);
     }
     if (error) {
-        VLOG_WARN_RL(&rl, "%s: connection rule: %s; the connection stays "
-                     "in software", ctport->name, ds_cstr(&reason));
+        VLOG_RL(&rl, error == EOPNOTSUPP ? VLL_INFO : VLL_WARN,
+                "%s: connection rule: %s; the connection stays in software",
+                ctport->name, ds_cstr(&reason));
         r->why = hw_ct_reason_index(ds_cstr(&reason));
     } else {
         hw_ct_nat_install(ctport, conn, d);

@@ -9,7 +9,9 @@
 # and a plain "N passed, N failed, N skipped" line, the sum of the runs.
 # With CI=true (or CHECK_FUZZ=yes) each libFuzzer target of tests/fuzz/
 # also runs for FUZZ_TIME seconds (20 by default; 'make fuzz'), one line
-# each, and counts as a test: one that crashes fails.
+# each, and counts as a test: one that crashes fails.  With CI=true (or
+# CHECK_SYSTEM=yes), as root, the CI part of OVS's system-userspace suite
+# on hw ports runs last ('make check-system-hw-ci', tests/system-hw-ci.list).
 set -e
 cd "$(dirname "$0")/.."
 
@@ -38,9 +40,11 @@ fi
 
 asan=${CHECK_ASAN:-}
 fuzz=${CHECK_FUZZ:-}
+system=${CHECK_SYSTEM:-}
 if [ "${CI:-}" = true ]; then
     asan=${asan:-yes}
     fuzz=${fuzz:-yes}
+    system=${system:-yes}
 fi
 set -- $(cat "$summary" | sed 's/[^0-9 ]//g')
 passed=$1
@@ -80,7 +84,31 @@ if [ "$fuzz" = yes ]; then
     fi
 fi
 
-if [ "$asan" = yes ] || [ "$fuzz" = yes ]; then
+system_line=
+if [ "$system" = yes ] && [ "$(id -u)" != 0 ]; then
+    system_line="skipped: OVS's system tests need root"
+elif [ "$system" = yes ]; then
+    system_log=ovs-build/openvswitch/tests/system-hw-ci.out
+    system_start=$(date +%s)
+    make --no-print-directory check-system-hw-ci >"$system_log" 2>&1 \
+        || status=1
+    system_end=$(date +%s)
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' \
+               "$system_log" | tail -n 1)
+    if [ -z "$line" ]; then
+        # Nothing ran: the build or the selection of the tests failed.
+        tail -n 20 "$system_log"
+        line="0 passed, 1 failed, 0 skipped"
+        status=1
+    fi
+    system_line="$line ($(( system_end - system_start )) s, see $system_log)"
+    set -- $(echo "$line" | sed 's/[^0-9 ]//g')
+    passed=$(( passed + $1 ))
+    failed=$(( failed + $2 ))
+    skipped=$(( skipped + $3 ))
+fi
+
+if [ "$asan" = yes ] || [ "$fuzz" = yes ] || [ "$system" = yes ]; then
     echo "make check: $(cat "$summary")"
 fi
 if [ "$asan" = yes ]; then
@@ -90,6 +118,9 @@ if [ "$asan" = yes ]; then
 fi
 if [ "$fuzz" = yes ]; then
     grep '^fuzz' "$fuzz_log"
+fi
+if [ -n "$system_line" ]; then
+    echo "make check-system-hw-ci: $system_line"
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 exit $status

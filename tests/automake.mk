@@ -23,6 +23,7 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-qos.at \
 	netdev-offload-hw/tests/hw-ovn.at \
 	netdev-offload-hw/tests/hw-eswitch.at \
+	netdev-offload-hw/tests/hw-eswitch-tunnel.at \
 	netdev-offload-hw/tests/hw-meter.at
 
 tests_ovstest_SOURCES += \
@@ -68,6 +69,7 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-toeplitz.c \
 	netdev-offload-hw/tests/test-hw-translate.c \
 	netdev-offload-hw/tests/test-hw-translate-actions.c \
+	netdev-offload-hw/tests/test-hw-translate-eswitch-tunnel.c \
 	netdev-offload-hw/tests/test-hw-translate-geneve.c \
 	netdev-offload-hw/tests/test-hw-translate-match.c \
 	netdev-offload-hw/tests/test-hw-translate-private.h \

@@ -224,5 +224,6 @@ void test_eswitch_fdb(void);
 void test_eswitch_representor(void);
 void test_eswitch_refusals(void);
 void test_eswitch_modify(void);
+void test_eswitch_tunnel(void);
 
 #endif /* test-hw-model-dr-private.h */

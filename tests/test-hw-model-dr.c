@@ -222,6 +222,7 @@ static const struct test_hw_case eswitch_tests[] = {
     { "eswitch-representor", test_eswitch_representor },
     { "eswitch-refusals", test_eswitch_refusals },
     { "eswitch-modify", test_eswitch_modify },
+    { "eswitch-tunnel", test_eswitch_tunnel },
 };
 
 static void

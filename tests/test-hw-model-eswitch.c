@@ -19,7 +19,8 @@
  * of test-hw-model-dr: VFs and representor ports, query_port, the FDB from
  * a VF's vport matched on reg_c0, DEST_VPORT to a VF, the uplink and the
  * PF, misses to the representor's verbs rules, sends on a representor,
- * what the device refuses, and header rewrites and drops in the FDB. */
+ * what the device refuses, header rewrites and drops in the FDB, and
+ * VXLAN encap and decap there. */
 
 #include <config.h>
 #include "test-hw-model-dr-private.h"
@@ -536,4 +537,147 @@ test_eswitch_modify(void)
     jump_destroy(&j);
     env_destroy(&e);
     CHECK_EQ(objects("model95").total, 0);
+}
+
+/* Tunnels in the FDB: a VF's frame encapsulated (L2_TO_L2_TUNNEL) to the
+ * uplink, the IP and UDP lengths and the IPv4 checksum filled in; the
+ * uplink's VXLAN frame decapsulated (L2_TUNNEL_TO_L2) to a VF, byte for
+ * byte.  libmlx5 puts an FDB rule on both sides of the FDB unless it
+ * matches a source port, and the transmit side (from the vports) has no
+ * decap: a decap rule must match the uplink as its source port.  The
+ * actions keep the device's order. */
+void
+test_eswitch_tunnel(void)
+{
+    struct mlx5dv_dr_action *encap, *decap, *ctr, *to_vf0, *to_wire;
+    struct capture wire = { .n = 0 }, vf0 = { .n = 0 };
+    struct mlx5dv_dr_rule *r_encap, *r_decap;
+    struct mlx5dv_dr_matcher *m, *m_encap, *m_no_port;
+    struct mlx5dv_devx_obj *counter;
+    struct frame *inner, *outer;
+    uint32_t meta_vf0, meta_up;
+    uint64_t packets, bytes;
+    struct match mask, val;
+    uint8_t hdr[50];
+    struct jump j;
+    struct env e;
+
+    CHECK_ERR(hw_model_set_vfs("model96", 2), 0);
+    env_init(&e, "model96");
+    CHECK_ERR(hw_model_set_wire_tx("model96", capture_tx, &wire), 0);
+    CHECK_ERR(hw_model_set_wire_tx("model96/vf0", capture_tx, &vf0), 0);
+    meta_up = reg_c0_of(e.port.ctx, 1, NULL);
+    meta_vf0 = reg_c0_of(e.port.ctx, 2, NULL);
+
+    /* VF0's frame, and what it becomes in VXLAN VNI 123. */
+    inner = udp_frame("02:00:00:00:00:01", "02:00:00:00:00:02", 7);
+    outer = frame_new();
+    put_eth(outer, "f8:bc:12:44:34:b6", "aa:55:aa:55:00:00", -1,
+            ETH_TYPE_IP);
+    put_ipv4(outer, IPPROTO_UDP, "1.1.2.88", "1.1.2.92",
+             20 + 8 + 8 + inner->len, true);
+    put_udp(outer, 40000, 4789, 8 + 8 + inner->len, 0);
+    put_vxlan(outer, 123);
+    CHECK_EQ(outer->len, sizeof hdr);
+    put(outer, inner->data, inner->len);
+    /* The header as tnl_push has it: no lengths, no checksum. */
+    memcpy(hdr, outer->data, sizeof hdr);
+    memset(hdr + 16, 0, 2);
+    memset(hdr + 24, 0, 2);
+    memset(hdr + 38, 0, 2);
+
+    jump_init(&j, &e, FDB);
+    match_init(&mask, 256);
+    mset(&mask, M_OUTER + L24_UDP_DPORT, 0xffff, 2);
+    mset(&mask, M_MISC2 + MISC2_REG_C_0, REG_C0_MASK, 4);
+    m_no_port = matcher(j.t1, 1, C_OUTER | C_MISC2, &mask);
+    mset(&mask, M_MISC + 6, 0xffff, 2);                /* source_port. */
+    m_encap = matcher(j.t1, 0, C_OUTER | C_MISC | C_MISC2, &mask);
+    /* A matcher of a tunnel field takes tunnel packets only. */
+    mset(&mask, M_MISC + 20, 0xffffff, 3);             /* vxlan_vni. */
+    m = matcher(j.t1, 0, C_OUTER | C_MISC | C_MISC2, &mask);
+
+    encap = ACTION(e.dom[FDB], .type = HW_DR_ACTION_REFORMAT,
+                   .reformat = {
+        .type = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L2_TUNNEL,
+        .size = sizeof hdr, .data = hdr,
+    });
+    decap = ACTION(e.dom[FDB], .type = HW_DR_ACTION_REFORMAT,
+                   .reformat = {
+        .type = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TUNNEL_TO_L2,
+    });
+    /* An L3 decap needs a 14 or 18-byte Ethernet header. */
+    CHECK_ERR(TRY_ACTION(e.dom[FDB], .type = HW_DR_ACTION_REFORMAT,
+                         .reformat = {
+        .type = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L3_TUNNEL_TO_L2,
+        .size = 10, .data = hdr,
+    }), EINVAL);
+    CHECK_ERR(ops->dr_counter_create(e.port.ctx, &counter), 0);
+    ctr = ACTION(e.dom[FDB], .type = HW_DR_ACTION_COUNTER,
+                 .counter = { .obj = counter });
+    to_vf0 = ACTION(e.dom[FDB], .type = HW_DR_ACTION_DEST_VPORT, .vport = 1);
+    to_wire = ACTION(e.dom[FDB], .type = HW_DR_ACTION_DEST_VPORT,
+                     .vport = UPLINK);
+
+    /* VF0 (vport 1), port 7: encap, count, to the uplink. */
+    match_init(&val, 256);
+    mset(&val, M_OUTER + L24_UDP_DPORT, 7, 2);
+    mset(&val, M_MISC + 6, 1, 2);
+    mset(&val, M_MISC2 + MISC2_REG_C_0, meta_vf0, 4);
+    CHECK_ERR(TRY_RULE(m_encap, &val, decap, to_wire), EOPNOTSUPP);
+    CHECK_ERR(TRY_RULE(m_encap, &val, to_wire, encap), EOPNOTSUPP);
+    r_encap = RULE(m_encap, &val, encap, ctr, to_wire);
+
+    /* The uplink, VXLAN VNI 123: decap, to VF0; decap comes first. */
+    match_init(&val, 256);
+    mset(&val, M_OUTER + L24_UDP_DPORT, 4789, 2);
+    mset(&val, M_MISC + 6, UPLINK, 2);
+    mset(&val, M_MISC + 20, 123, 3);
+    mset(&val, M_MISC2 + MISC2_REG_C_0, meta_up, 4);
+    CHECK_ERR(TRY_RULE(m, &val, encap, decap, to_vf0), EOPNOTSUPP);
+    r_decap = RULE(m, &val, decap, to_vf0);
+    /* Without the source port, the rule would be the transmit side's
+     * too. */
+    match_init(&val, 256);
+    mset(&val, M_OUTER + L24_UDP_DPORT, 4789, 2);
+    mset(&val, M_MISC2 + MISC2_REG_C_0, meta_up, 4);
+    CHECK_ERR(TRY_RULE(m_no_port, &val, decap, to_vf0), EOPNOTSUPP);
+
+    CHECK_ERR(hw_model_receive("model96/vf0", packet_from(inner, 0)), 0);
+    CHECK_EQ(wire.n, 1);
+    CHECK_EQ(vf0.n, 0);
+    CHECK_PACKET(wire.packets[0], outer, 0);
+    CHECK_ERR(ops->dr_counter_query(counter, &packets, &bytes), 0);
+    CHECK_EQ(packets, 1);
+    CHECK_EQ(bytes, inner->len);
+
+    CHECK_ERR(hw_model_receive("model96", packet_from(outer, 0)), 0);
+    CHECK_EQ(vf0.n, 1);
+    CHECK_EQ(wire.n, 1);
+    CHECK_PACKET(vf0.packets[0], inner, 0);
+    capture_clear(&vf0);
+    capture_clear(&wire);
+
+    /* Another VNI: no rule, and no representor rule either. */
+    outer->data[48] = 124;
+    CHECK_ERR(hw_model_receive("model96", packet_from(outer, 0)), ENOENT);
+    CHECK_EQ(vf0.n + wire.n, 0);
+
+    CHECK_ERR(hw_model_set_wire_tx("model96", NULL, NULL), 0);
+    CHECK_ERR(hw_model_set_wire_tx("model96/vf0", NULL, NULL), 0);
+    CHECK_ERR(ops->dr_rule_destroy(r_encap), 0);
+    CHECK_ERR(ops->dr_rule_destroy(r_decap), 0);
+    CHECK_ERR(ops->dr_action_destroy(encap), 0);
+    CHECK_ERR(ops->dr_action_destroy(decap), 0);
+    CHECK_ERR(ops->dr_action_destroy(ctr), 0);
+    CHECK_ERR(ops->dr_action_destroy(to_vf0), 0);
+    CHECK_ERR(ops->dr_action_destroy(to_wire), 0);
+    CHECK_ERR(ops->dr_counter_destroy(counter), 0);
+    CHECK_ERR(ops->dr_matcher_destroy(m), 0);
+    CHECK_ERR(ops->dr_matcher_destroy(m_encap), 0);
+    CHECK_ERR(ops->dr_matcher_destroy(m_no_port), 0);
+    jump_destroy(&j);
+    env_destroy(&e);
+    free(inner);
+    free(outer);
 }

@@ -207,8 +207,8 @@ test_eswitch_actions(void)
     CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
                                &rule, &reason), EOPNOTSUPP);
     CHECK_STR(ds_cstr(&reason), "e-switch: the FDB takes outputs, VLAN "
-              "pushes and pops, sets of addresses, ports and TTL and a "
-              "meter only");
+              "pushes and pops, sets of addresses, ports and TTL, a "
+              "tnl_push and a meter only");
     ds_clear(&reason);
 
     /* A push: the tag's TCI without OVS's CFI "present" bit. */

@@ -103,9 +103,18 @@ void test_vport_geneve_refusals(void);
 void test_tnl_pop_flow(void);
 
 /* Tunnel push (test-hw-translate-push.c). */
+size_t vxlan_header(uint8_t *h, bool ipv6, uint16_t udp_csum);
+size_t gre_header_ip(uint8_t *h, bool ipv6, uint16_t flags,
+                     uint16_t protocol);
+void put_tnl_push(struct ofpbuf *actions, uint32_t tnl_type,
+                  const uint8_t *h, size_t len);
 void test_tnl_push_vxlan(void);
 void test_tnl_push_gre(void);
 void test_tnl_push_refusals(void);
 void test_tnl_push_forged_marker(void);
+
+/* Tunnels in the e-switch (test-hw-translate-eswitch-tunnel.c). */
+void test_eswitch_decap(void);
+void test_eswitch_encap(void);
 
 #endif /* test-hw-translate-private.h */

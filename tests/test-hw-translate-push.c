@@ -43,7 +43,7 @@
  * 1.1.2.92 (or 2001:db8::92) and VNI 0x7b: Ethernet, IP with DF and TTL 64
  * (IPv4 checksum of the header with total length 0), UDP to 4789 with
  * source port and checksum 0, VXLAN. */
-static size_t
+size_t
 vxlan_header(uint8_t *h, bool ipv6, uint16_t udp_csum)
 {
     static const uint8_t eth4[] = {
@@ -85,7 +85,7 @@ vxlan_header(uint8_t *h, bool ipv6, uint16_t udp_csum)
 /* A GRE header over IPv4 to 1.1.2.92, or over IPv6 to 2001:db8::92 if
  * 'ipv6' (an ip6gre header), with 'flags' (GRE_KEY adds key 0x1c8) and
  * 'protocol'. */
-static size_t
+size_t
 gre_header_ip(uint8_t *h, bool ipv6, uint16_t flags, uint16_t protocol)
 {
     size_t n = vxlan_header(h, ipv6, 0) - 16;
@@ -119,7 +119,7 @@ gre_header(uint8_t *h, uint16_t flags, uint16_t protocol)
     return gre_header_ip(h, false, flags, protocol);
 }
 
-static void
+void
 put_tnl_push(struct ofpbuf *actions, uint32_t tnl_type, const uint8_t *h,
              size_t len)
 {

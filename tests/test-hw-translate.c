@@ -20,7 +20,7 @@
  *
  * This file holds what the tests share, the flows and the translation
  * they check every rule with, and the list of the tests, which are in
- * test-hw-translate-{match,actions,rule,vport,push}.c. */
+ * test-hw-translate-{match,actions,rule,vport,push,eswitch-tunnel}.c. */
 
 #include <config.h>
 #undef NDEBUG
@@ -321,6 +321,8 @@ static const struct test_hw_case tests[] = {
     TEST(tnl_push_gre),
     TEST(tnl_push_refusals),
     TEST(tnl_push_forged_marker),
+    TEST(eswitch_decap),
+    TEST(eswitch_encap),
     TEST(rule_overlap),
 #undef TEST
 };

@@ -38,10 +38,15 @@ void
 hw_offload_eswitch_params(const struct netdev_hw_device *dev,
                           struct hw_translate_params *params)
 {
+    /* The flows of VXLAN and GRE vports decapsulate in the FDB of the
+     * port their packets arrive by. */
     params->eswitch = (hw_offload_eswitch_enabled(dev)
-                       && params->vport == HW_TUNNEL_NONE);
+                       && (params->vport == HW_TUNNEL_NONE
+                           || params->vport == HW_TUNNEL_VXLAN
+                           || params->vport == HW_TUNNEL_GRE));
     params->esw_reg_c0 = dev ? dev->reg_c0 : 0;
     params->esw_reg_c0_mask = dev ? dev->reg_c0_mask : 0;
+    params->esw_vport = dev ? dev->vport : 0;
     if (params->eswitch) {
         params->parse = dev->caps->dr_parse;
     }

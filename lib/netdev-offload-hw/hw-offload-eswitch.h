@@ -27,7 +27,14 @@
  * its match (with the VLAN tag it requires or excludes: the FDB has no
  * VLAN guard), the input port's vport metadata in reg_c0, the VLAN
  * actions, a modify header, a counter and DEST_VPORT to the output port's
- * vport; a flow without actions, a counter and DROP.  translate makes the
+ * vport; a flow without actions, a counter and DROP.  Tunnels: the flow
+ * of a VXLAN or GRE vport whose packets arrive by the uplink becomes a rule
+ * of the uplink's table that matches the outer headers, the uplink as
+ * source port, the VNI or key and the inner headers, and decapsulates
+ * (L2_TUNNEL_TO_L2) before its outputs; a tnl_push before a VF flow's one
+ * output becomes an L2_TO_L2_TUNNEL encap of the header tnl_push has (the
+ * one an egress rule would push, hw-translate.h).  The tnl_pop flow of the
+ * uplink stays a receive-side rule.  translate makes the
  * rule (HW_FATE_VPORT, pure: it knows the output's datapath port only);
  * this finds that port's vport.  What the FDB cannot take is translated
  * again for the input port's receive side (partial offload), with the

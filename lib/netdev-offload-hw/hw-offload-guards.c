@@ -229,7 +229,7 @@ hw_offload_needs_install(struct hw_offload_port *port, struct netdev *netdev,
 {
     int error = 0;
 
-    if (rule->tunnel != HW_TUNNEL_NONE && !rule->egress) {
+    if (rule->tunnel != HW_TUNNEL_NONE && !rule->egress && !rule->fdb) {
         error = hw_tnl_guards_install(port, netdev, dev, reason);
     }
     if (!error && rule->pipeline && dev->pipeline_on_demand) {

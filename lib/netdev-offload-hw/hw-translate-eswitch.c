@@ -16,11 +16,12 @@
 
 /* translate for the e-switch's FDB: the actions of a flow of a port of an
  * e-switch in switchdev mode (hw-offload-eswitch.h), in the order the
- * device runs a rule's actions (hw-apis.md 3.4): a VLAN pop, the header
- * rewrites (one modify-header action), a VLAN push, or a meter (hw-rule.h
- * HW_REG_METER), then one output, which becomes DEST_VPORT once the
- * offload core knows the output port's vport, or several (a mirror:
- * DEST_ARRAY); or a drop.  Pure, like the rest of translate. */
+ * device runs a rule's actions (hw-apis.md 3.4): a tunnel decap (a vport
+ * flow), a VLAN pop, the header rewrites (one modify-header action), a
+ * VLAN push, a tunnel push, or a meter (hw-rule.h HW_REG_METER), then one
+ * output, which becomes DEST_VPORT once the offload core knows the output
+ * port's vport, or several (a mirror: DEST_ARRAY); or a drop.  Pure, like
+ * the rest of translate. */
 
 #include <config.h>
 #include "hw-translate-private.h"
@@ -35,6 +36,7 @@
 #include "netlink.h"
 #include "openvswitch/match.h"
 #include "odp-netlink.h"
+#include "openvswitch/dynamic-string.h"
 #include "packets.h"
 #include "util.h"
 
@@ -231,6 +233,39 @@ esw_set(const struct nlattr *a, bool masked, const struct match *match,
     return 0;
 }
 
+/* A tunnel push.
+ *
+ * The device pushes the header of the tnl_push action after the VLAN
+ * actions and header rewrites, which the datapath runs before it too, and
+ * before the one output that must follow (L2_TO_L2_TUNNEL, hw-apis.md
+ * 3.4).  The header is the one an egress rule pushes (hw-translate.h). */
+static int
+esw_push(const struct nlattr *a, struct hw_rule *rule, struct ds *reason)
+{
+    struct ds why = DS_EMPTY_INITIALIZER;
+    struct hw_push push;
+    int error;
+
+    if (rule->meter) {
+        return esw_refuse(reason, "runs a meter without tnl_push");
+    }
+    if (rule->reformat != HW_REFORMAT_NONE) {
+        return esw_refuse(reason, "pushes one tunnel header, onto packets "
+                          "it did not decapsulate");
+    }
+    error = hw_translate_push_action(a, &push, rule->reformat_data, &why);
+    if (error) {
+        memset(rule->reformat_data, 0, sizeof rule->reformat_data);
+        hw_translate_fail(reason, error, "e-switch: %s", ds_cstr(&why));
+        ds_destroy(&why);
+        return error;
+    }
+    ds_destroy(&why);
+    rule->reformat = HW_REFORMAT_L2_ENCAP;
+    rule->reformat_len = push.header_len;
+    return 0;
+}
+
 /* The checksums the device updates after rewriting addresses and ports
  * are those the datapath updates, for the packets the rule can match. */
 static int
@@ -277,9 +312,20 @@ hw_translate_eswitch_actions(const struct match *match,
     rule->full = true;
     rule->reg_c[0] = params->esw_reg_c0 & params->esw_reg_c0_mask;
     rule->reg_c_mask[0] = params->esw_reg_c0_mask;
+    if (rule->tunnel != HW_TUNNEL_NONE) {
+        /* libmlx5 puts an FDB rule on the FDB's transmit side too, where
+         * no decap runs, unless it matches the uplink as its source port
+         * (dr_rule_skip()). */
+        rule->src_vport = params->esw_vport;
+        rule->src_vport_mask = UINT16_MAX;
+    }
     if (!actions_len || nl_attr_type(actions) == OVS_ACTION_ATTR_DROP) {
-        /* Nothing after an explicit drop runs. */
+        /* Nothing after an explicit drop runs, nor needs a decap. */
         rule->fate = HW_FATE_DROP;
+        rule->src_vport = rule->src_vport_mask = 0;
+        rule->reformat = HW_REFORMAT_NONE;
+        rule->reformat_len = 0;
+        memset(rule->reformat_data, 0, sizeof rule->reformat_data);
         return 0;
     }
 
@@ -288,6 +334,12 @@ hw_translate_eswitch_actions(const struct match *match,
             /* Every copy of a mirror is the same packet. */
             return esw_refuse(reason, "takes flows whose outputs come "
                               "last");
+        }
+        if (rule->reformat == HW_REFORMAT_L2_ENCAP
+            && nl_attr_type(a) != OVS_ACTION_ATTR_OUTPUT) {
+            /* The device runs them before the push. */
+            return esw_refuse(reason, "takes outputs only after a "
+                              "tnl_push");
         }
         switch (nl_attr_type(a)) {
         case OVS_ACTION_ATTR_POP_VLAN:
@@ -334,7 +386,22 @@ hw_translate_eswitch_actions(const struct match *match,
                 return error;
             }
             break;
+        case OVS_ACTION_ATTR_TUNNEL_PUSH:
+            error = esw_push(a, rule, reason);
+            if (error) {
+                return error;
+            }
+            break;
+        case OVS_ACTION_ATTR_TUNNEL_POP:
+            /* The flow matches no tunnel header: its receive-side rule
+             * lets the software pop, the vport's flows decapsulate. */
+            return esw_refuse(reason, "decapsulates in the flows of the "
+                              "tunnel's vport, not at tnl_pop");
         case OVS_ACTION_ATTR_METER:
+            if (rule->reformat != HW_REFORMAT_NONE) {
+                return esw_refuse(reason, "runs a meter without tunnel "
+                                  "decap or push");
+            }
             if (rule->meter) {
                 return esw_refuse(reason, "runs one meter");
             }
@@ -361,12 +428,15 @@ hw_translate_eswitch_actions(const struct match *match,
             break;
         default:
             return esw_refuse(reason, "takes outputs, VLAN pushes and pops, "
-                              "sets of addresses, ports and TTL and a "
-                              "meter only");
+                              "sets of addresses, ports and TTL, a "
+                              "tnl_push and a meter only");
         }
     }
     if (!output) {
         return esw_refuse(reason, "takes flows that output or drop");
+    }
+    if (rule->reformat == HW_REFORMAT_L2_ENCAP && rule->n_out > 1) {
+        return esw_refuse(reason, "sends a tnl_push to one port only");
     }
     rule->fate = HW_FATE_VPORT;
     return esw_check_rewrites(rule, reason);
@@ -379,6 +449,14 @@ hw_translate_eswitch_vlan(const struct match *match, struct hw_rule *rule,
     ovs_be16 mask = match->wc.masks.vlans[0].tci;
     ovs_be16 tci = match->flow.vlans[0].tci & mask;
     struct hw_headers *outer = &rule->outer;
+
+    if (rule->tunnel != HW_TUNNEL_NONE) {
+        /* A vport flow's VLAN match is the inner frame's; the tunnel's
+         * packets arrive untagged, as the tnl_pop flow of the underlay's
+         * port wants them (its packets are not the VLAN's). */
+        outer->vlan1 = HW_VLAN_NONE;
+        outer = &rule->inner;
+    }
 
     /* On the receive side the VLAN guard keeps tagged packets from the
      * rules of untagged flows (hw-rule.h); the FDB table has none, so its

@@ -273,6 +273,64 @@ parse_push_header(const struct ovs_action_push_tnl *data, bool l3,
     return 0;
 }
 
+/* The tnl_push action 'a'. */
+static int
+parse_push(const struct nlattr *a, bool l3, ovs_be16 inner_type,
+           struct hw_push *push, struct ds *reason)
+{
+    /* The attribute holds struct ovs_action_push_tnl up to the end of the
+     * header (odp_put_tnl_push_action()). */
+    size_t hdr_ofs = offsetof(struct ovs_action_push_tnl, header);
+    size_t size = nl_attr_get_size(a);
+    struct ovs_action_push_tnl data;
+
+    memset(&data, 0, sizeof data);
+    if (size < hdr_ofs || size > sizeof data) {
+        return hw_translate_fail(reason, EINVAL, "malformed tnl_push");
+    }
+    memcpy(&data, nl_attr_get(a), size);
+    if (data.header_len != size - hdr_ofs) {
+        return hw_translate_fail(reason, EINVAL, "malformed tnl_push");
+    }
+    return parse_push_header(&data, l3, inner_type, push, reason);
+}
+
+/* The header of 'push' as the device is to push it, into 'data'. */
+static void
+push_device_header(const struct hw_push *push, uint8_t *data)
+{
+    memcpy(data, push->header, push->header_len);
+    if (push->udp_ofs) {
+        /* OVS leaves the UDP source port 0 in the header and fills it per
+         * packet from the packet's hash; the NIC copies the header as is.
+         * Give every tunnel header its own port in the range OVS uses, so
+         * the underlay still spreads different tunnels over its paths. */
+        struct udp_header *udp = ALIGNED_CAST(struct udp_header *,
+                                              data + push->udp_ofs);
+
+        if (!udp->udp_src) {
+            uint32_t hash = hash_bytes(push->header, push->header_len, 0);
+
+            udp->udp_src = htons(32768 + hash % (61000 - 32768));
+        }
+    }
+}
+
+int
+hw_translate_push_action(const struct nlattr *a, struct hw_push *push,
+                         uint8_t data[HW_REFORMAT_MAX_DATA],
+                         struct ds *reason)
+{
+    int error;
+
+    memset(push, 0, sizeof *push);
+    error = parse_push(a, false, htons(0), push, reason);
+    if (!error) {
+        push_device_header(push, data);
+    }
+    return error;
+}
+
 /* After the tnl_push: exactly one output, nothing else. */
 static int
 check_after_push(const struct nlattr *rest, size_t rest_len,
@@ -351,30 +409,14 @@ push_walk(const struct nlattr *actions, size_t actions_len,
             pop_eth = true;
             break;
 
-        case OVS_ACTION_ATTR_TUNNEL_PUSH: {
-            /* The attribute holds struct ovs_action_push_tnl up to the end
-             * of the header (odp_put_tnl_push_action()). */
-            size_t hdr_ofs = offsetof(struct ovs_action_push_tnl, header);
-            size_t size = nl_attr_get_size(a);
-            struct ovs_action_push_tnl data;
-
-            memset(&data, 0, sizeof data);
-            if (size < hdr_ofs || size > sizeof data) {
-                return hw_translate_fail(reason, EINVAL, "malformed tnl_push");
-            }
-            memcpy(&data, nl_attr_get(a), size);
-            if (data.header_len != size - hdr_ofs) {
-                return hw_translate_fail(reason, EINVAL, "malformed tnl_push");
-            }
-            error = parse_push_header(&data, pop_eth, inner_type, push,
-                                      reason);
+        case OVS_ACTION_ATTR_TUNNEL_PUSH:
+            error = parse_push(a, pop_eth, inner_type, push, reason);
             if (!error) {
                 error = check_after_push(nl_attr_next(a),
                                          left - NLA_ALIGN(a->nla_len), push,
                                          reason);
             }
             return error;
-        }
 
         default:
             return PUSH_REFUSE(reason, "%s before tnl_push not supported",
@@ -435,22 +477,8 @@ hw_translate_push(const struct hw_rule *ingress,
     egress->outer.eth_mask.type = OVS_BE16_MAX;
     egress->egress = true;
     egress->reformat = HW_REFORMAT_L3_ENCAP;
-    memcpy(egress->reformat_data, push->header, push->header_len);
+    push_device_header(push, egress->reformat_data);
     egress->reformat_len = push->header_len;
-    if (push->udp_ofs) {
-        /* OVS leaves the UDP source port 0 in the header and fills it per
-         * packet from the packet's hash; the NIC copies the header as is.
-         * Give every tunnel header its own port in the range OVS uses, so
-         * the underlay still spreads different tunnels over its paths. */
-        struct udp_header *udp = ALIGNED_CAST(
-            struct udp_header *, egress->reformat_data + push->udp_ofs);
-
-        if (!udp->udp_src) {
-            uint32_t hash = hash_bytes(push->header, push->header_len, 0);
-
-            udp->udp_src = htons(32768 + hash % (61000 - 32768));
-        }
-    }
     egress->count = true;
     egress->fate = HW_FATE_RSS;
     egress->full = false;

@@ -72,14 +72,18 @@ struct hw_translate_params {
     /* The input port is a port of an e-switch in switchdev mode, whose
      * FDB the device can program, and its packets carry 'esw_reg_c0'
      * under 'esw_reg_c0_mask' there: a flow whose actions are an optional
-     * VLAN pop and push and header rewrites, then one to four outputs,
-     * becomes a full FDB rule (HW_FATE_VPORT, 'fdb', the mlx5 matcher,
+     * VLAN pop and push and header rewrites, then one to four outputs
+     * (one after a tnl_push, which becomes an encap), becomes a full FDB
+     * rule (HW_FATE_VPORT, 'fdb', the mlx5 matcher,
      * hw-translate-eswitch.c), whose vport the offload core then finds
-     * (hw-offload-eswitch.h); a flow without actions, an FDB drop.
-     * Any other flow is refused with the reason the FDB cannot take it,
-     * for the caller to translate it again without 'eswitch'. */
+     * (hw-offload-eswitch.h); a flow without actions, an FDB drop.  The
+     * flow of a VXLAN or GRE vport decapsulates there too, on the port its
+     * packets arrive by.  Any other flow is refused with the reason the
+     * FDB cannot take it, for the caller to translate it again without
+     * 'eswitch'. */
     bool eswitch;
     uint32_t esw_reg_c0, esw_reg_c0_mask;
+    uint16_t esw_vport;         /* The input port's vport. */
 
     /* The datapath type of the flow's ports, for finding an output port's
      * netdev (netdev_ports_get()). */
@@ -267,6 +271,15 @@ struct hw_push {
 int hw_translate_push(const struct hw_rule *ingress,
                       const struct nlattr *actions, size_t actions_len,
                       struct hw_push *push, struct ds *reason);
+
+/* Parses the tnl_push action 'a' as hw_translate_push() does (the header
+ * the device can push, not the actions around it) into 'push', and the
+ * header the device is to push, the UDP source port filled in, into
+ * 'data'.  Returns 0, or EOPNOTSUPP or EINVAL with a reason in
+ * 'reason'. */
+int hw_translate_push_action(const struct nlattr *a, struct hw_push *push,
+                             uint8_t data[HW_REFORMAT_MAX_DATA],
+                             struct ds *reason);
 
 /* Returns false if the tag (flow mark) the NIC gave 'packet' may name a
  * flow that does not match it, because the packet differs from the flow in

@@ -648,7 +648,7 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     }
 
     /* What the datapath threads need to know about the mark. */
-    decap = (vport != ODPP_NONE
+    decap = (vport != ODPP_NONE && !rule.fdb
              && (rule.reformat == HW_REFORMAT_L2_DECAP
                  || rule.reformat == HW_REFORMAT_L3_DECAP));
     if (decap || egress) {
@@ -678,7 +678,7 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     entry->full = rule.full;
     entry->hw_counts = rule.full || rule.ct_stage;
     entry->ct_rule = rule.ct_stage || rule.table == HW_TABLE_POST_CT;
-    entry->tunnel = rule.tunnel;
+    entry->tunnel = rule.fdb ? HW_TUNNEL_NONE : rule.tunnel;
     entry->vport = vport;
     entry->egress = egress;
 
@@ -850,6 +850,7 @@ hw_offload_vport_put(struct netdev *netdev, struct hw_offload_port *port,
         .in_port = match->flow.in_port.odp_port,
         .vport = port->tunnel,
         .vport_udp_port = cfg ? cfg->dst_port : htons(0),
+        .dpif_type = netdev_get_dpif_type(netdev),
     };
     odp_port_t phys_port = info->orig_in_port;
     odp_port_t old_phys = ODPP_NONE;

@@ -20,7 +20,8 @@
  *   - backend selection by device name, and opening an RDMA device that
  *     does not exist (ENODEV, a message that names it, nothing leaked);
  *
- *   - device discovery from a network interface, on a fake sysfs tree;
+ *   - device discovery from a network interface, and the representors of
+ *     a PF in switchdev mode, on a fake sysfs tree;
  *
  *   - encoding equality: every call the plugin's flow install path
  *     (hw_flow_install(), hw_flow_read(), hw_flow_uninstall()) makes on a
@@ -307,6 +308,93 @@ test_discovery(void)
     /* Two interfaces on the PCI function and no GID table: ambiguous. */
     make_dirs(root, "class/infiniband/mlx5_5/device/net/eth6");
     CHECK(!hw_rdma_ibdev_to_ifname(root, "mlx5_5", 1));
+
+    CHECK(!nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS));
+}
+
+/* Port 'port' of mlx5_0 under 'root' is the netdev 'ifname', whose
+ * phys_port_name is 'name' (none if NULL). */
+static void
+make_port(const char *root, int port, const char *ifname, const char *name)
+{
+    char *dir = xasprintf("class/infiniband/mlx5_0/ports/%d/gid_attrs/"
+                          "ndevs", port);
+    char *path = xasprintf("%s/0", dir);
+    char *line = xasprintf("%s\n", ifname);
+
+    make_dirs(root, dir);
+    write_file(root, path, line);
+    free(dir);
+    free(path);
+    free(line);
+
+    dir = xasprintf("class/net/%s", ifname);
+    make_dirs(root, dir);
+    if (name) {
+        path = xasprintf("%s/phys_port_name", dir);
+        line = xasprintf("%s\n", name);
+        write_file(root, path, line);
+        free(path);
+        free(line);
+    }
+    free(dir);
+}
+
+/* The representors of a PF in switchdev mode: the ports of its RDMA
+ * device after the uplink, by their netdev's phys_port_name, asked for as
+ * DPDK's representor= ("vf1") or by that name ("pf0vf1"); a PF in legacy
+ * mode (one port, or no representor among its ports) has none. */
+static void
+test_representors(void)
+{
+    char root[] = "hw-backend-esw.XXXXXX";
+    uint32_t port;
+
+    CHECK(hw_rdma_ops.representor_port == hw_rdma_representor_port);
+    CHECK(hw_rdma_ops.query_port == hw_rdma_query_port);
+    CHECK(hw_rdma_ops.bind_qp_port == hw_rdma_bind_qp_port);
+
+    CHECK(mkdtemp(root));
+    make_port(root, 1, "enp1s0f0np0", "p0");
+
+    /* Legacy mode: one port. */
+    CHECK_ERR(hw_rdma_find_representor(root, "mlx5_0", 1, "vf0", &port),
+              EOPNOTSUPP);
+    CHECK_EQ(port, 0);
+    CHECK_ERR(hw_rdma_find_representor(root, "mlx5_0", 1, "bogus", &port),
+              EOPNOTSUPP);
+
+    /* Switchdev mode, VFs 0 to 2 (VF 1's port has no netdev name yet). */
+    make_port(root, 2, "enp1s0f0npf0vf0", "pf0vf0");
+    make_port(root, 3, "eth5", NULL);
+    make_port(root, 4, "enp1s0f0npf0vf2", "pf0vf2");
+    make_port(root, 5, "enp1s0f0npf0vf10", "pf0vf10");
+    CHECK_ERR(hw_rdma_find_representor(root, "mlx5_0", 5, "vf0", &port), 0);
+    CHECK_EQ(port, 2);
+    CHECK_ERR(hw_rdma_find_representor(root, "mlx5_0", 5, "pf0vf2", &port),
+              0);
+    CHECK_EQ(port, 4);
+    CHECK_ERR(hw_rdma_find_representor(root, "mlx5_0", 5, "vf10", &port),
+              0);
+    CHECK_EQ(port, 5);
+    CHECK_ERR(hw_rdma_find_representor(root, "mlx5_0", 5, "vf1", &port),
+              ENODEV);
+    CHECK_EQ(port, 0);
+    CHECK_ERR(hw_rdma_find_representor(root, "mlx5_0", 5, "pf1vf0", &port),
+              ENODEV);
+    CHECK_ERR(hw_rdma_find_representor(root, "mlx5_0", 5, "vf01", &port),
+              ENODEV);
+    CHECK_ERR(hw_rdma_find_representor(root, "mlx5_0", 5, "p0", &port),
+              ENODEV);
+    CHECK_ERR(hw_rdma_find_representor(root, "mlx5_0", 5, "vf", &port),
+              ENODEV);
+    CHECK_ERR(hw_rdma_find_representor(root, "..", 5, "vf0", &port),
+              ENODEV);
+    /* Only the ports the device has count. */
+    CHECK_ERR(hw_rdma_find_representor(root, "mlx5_0", 4, "vf10", &port),
+              ENODEV);
+    CHECK_ERR(hw_rdma_find_representor(root, "mlx5_0", 2, "vf0", &port), 0);
+    CHECK_EQ(port, 2);
 
     CHECK(!nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS));
 }
@@ -810,8 +898,14 @@ run_dr_sequence(struct recorder *r, struct ibv_context *ctx,
     ds_destroy(&reason);
 }
 
+/* Runs 'seq' through a recorder over the model device 'devname' and
+ * through one over the other backend, checks that both recorded the same
+ * calls and bytes, and moves the model's log into 'log'. */
 static void
-test_dr_equality(void)
+dr_equality_run(const char *devname,
+                void (*seq)(struct recorder *, struct ibv_context *,
+                            struct ibv_qp *),
+                struct ds *log)
 {
     static struct ibv_context other_ctx;
     struct ibv_qp other_qp = {
@@ -821,20 +915,32 @@ test_dr_equality(void)
     struct recorder model_rec, other_rec;
     struct hw_dev_ops null_ops;
     struct model_port port;
-    const char *log;
 
-    model_port_create(&port, "model32", 64,
+    model_port_create(&port, devname, 64,
                       IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4);
     recorders_init(&model_rec, &other_rec, &port, &other_qp, &null_ops);
 
-    run_dr_sequence(&model_rec, port.ctx, port.rss_qp);
-    run_dr_sequence(&other_rec, &other_ctx, &other_qp);
+    seq(&model_rec, port.ctx, port.rss_qp);
+    seq(&other_rec, &other_ctx, &other_qp);
     recorder_check_equal(&model_rec, &other_rec);
+
+    *log = model_rec.log;
+    ds_destroy(&other_rec.log);
+    model_port_destroy(&port);
+}
+
+static void
+test_dr_equality(void)
+{
+    struct ds model_log;
+    const char *log;
+
+    dr_equality_run("model32", run_dr_sequence, &model_log);
 
     /* The log holds the calls with their arguments: the matcher's mask
      * with the VNI and the inner TTL, the two rules' values (VNI 123 and
      * 124) and action lists, the decap and the rewrite. */
-    log = ds_cstr_ro(&model_rec.log);
+    log = ds_cstr_ro(&model_log);
     CHECK(strstr(log, "dr_domain_create type=0 -> d1\n"
                  "dr_table_create d1 level=1 -> t1\n"
                  "dr_matcher_create t1 priority=2 criteria=0x7 size=192\n"));
@@ -868,9 +974,130 @@ test_dr_equality(void)
                  "matcher_destroy m1\ntable_destroy t1\n"
                  "domain_destroy d1\n"));
 
-    ds_destroy(&model_rec.log);
-    ds_destroy(&other_rec.log);
-    model_port_destroy(&port);
+    ds_destroy(&model_log);
+}
+
+/* The e-switch's FDB: a VF's flow (its vport's reg_c0 metadata, in
+ * misc2) that pushes a VXLAN header and goes to the uplink's vport, and
+ * the uplink's decap action. */
+static void
+run_fdb_sequence(struct recorder *r, struct ibv_context *ctx,
+                 struct ibv_qp *qp OVS_UNUSED)
+{
+    static const uint8_t vxlan[50] = {
+        0xf8, 0xbc, 0x12, 0x44, 0x34, 0xb6, 0xaa, 0x55, 0xaa, 0x55, 0x00,
+        0x00, 0x08, 0x00, 0x45, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00,
+        0x40, 0x11, 0x00, 0x00, 0x01, 0x01, 0x02, 0x58, 0x01, 0x01, 0x02,
+        0x5c, 0x9c, 0x40, 0x12, 0xb5, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x7b, 0x00,
+    };
+    const struct hw_dev_ops *ops = &r->ops;
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct mlx5dv_dr_action *actions[3], *encap, *decap, *count, *vport;
+    struct hw_dr_match mask, value;
+    struct hw_dr_action_attr attr;
+    struct dr_objects o;
+    struct hw_rule rule;
+
+    recorder_start(r);
+    memset(&rule, 0, sizeof rule);
+    rule.outer.present = HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_UDP;
+    rule.outer.l4.dst = htons(7);
+    rule.outer.l4_mask.dst = OVS_BE16_MAX;
+    rule.outer.vlan1 = HW_VLAN_NONE;
+    rule.fdb = true;
+    rule.reg_c[0] = 0x00020000;
+    rule.reg_c_mask[0] = 0xffff0000;
+    CHECK_ERR(hw_encode_dr_match(&rule, false, &mask, &value, &reason), 0);
+
+    CHECK_ERR(ops->dr_domain_create(ctx, MLX5DV_DR_DOMAIN_TYPE_FDB,
+                                    &o.domain), 0);
+    CHECK_ERR(ops->dr_table_create(o.domain, 1, &o.table), 0);
+    CHECK_ERR(ops->dr_matcher_create(o.table, 9, mask.criteria,
+                                     hw_dr_match_params(&mask), &o.matcher),
+              0);
+    CHECK_ERR(ops->dr_counter_create(ctx, &o.counter), 0);
+    attr = (struct hw_dr_action_attr) {
+        .type = HW_DR_ACTION_REFORMAT,
+        .reformat = {
+            .type = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TO_L2_TUNNEL,
+            .size = sizeof vxlan,
+            .data = vxlan,
+        },
+    };
+    encap = dr_action(ops, o.domain, &attr);
+    attr = (struct hw_dr_action_attr) {
+        .type = HW_DR_ACTION_REFORMAT,
+        .reformat = {
+            .type = MLX5DV_FLOW_ACTION_PACKET_REFORMAT_TYPE_L2_TUNNEL_TO_L2,
+        },
+    };
+    decap = dr_action(ops, o.domain, &attr);
+    attr = (struct hw_dr_action_attr) {
+        .type = HW_DR_ACTION_COUNTER,
+        .counter = { .obj = o.counter, .offset = 0 },
+    };
+    count = dr_action(ops, o.domain, &attr);
+    attr = (struct hw_dr_action_attr) { .type = HW_DR_ACTION_DEST_VPORT,
+                                        .vport = 0xffff };
+    vport = dr_action(ops, o.domain, &attr);
+    actions[0] = encap;
+    actions[1] = count;
+    actions[2] = vport;
+    CHECK_ERR(ops->dr_rule_create(o.matcher, hw_dr_match_params(&value), 3,
+                                  actions, &o.rules[0]), 0);
+
+    CHECK_ERR(ops->dr_rule_destroy(o.rules[0]), 0);
+    CHECK_ERR(ops->dr_action_destroy(vport), 0);
+    CHECK_ERR(ops->dr_action_destroy(count), 0);
+    CHECK_ERR(ops->dr_action_destroy(decap), 0);
+    CHECK_ERR(ops->dr_action_destroy(encap), 0);
+    CHECK_ERR(ops->dr_counter_destroy(o.counter), 0);
+    CHECK_ERR(ops->dr_matcher_destroy(o.matcher), 0);
+    CHECK_ERR(ops->dr_table_destroy(o.table), 0);
+    CHECK_ERR(ops->dr_domain_destroy(o.domain), 0);
+    recorder_stop();
+
+    CHECK(!r->n_handles);
+    CHECK(!r->n_fakes);
+    ds_destroy(&reason);
+}
+
+static void
+test_fdb_equality(void)
+{
+    struct ds model_log;
+    const char *log;
+
+    dr_equality_run("model33", run_fdb_sequence, &model_log);
+
+    /* The source vport's metadata is reg_c0 of misc2, in the mask and in
+     * the value; the encap header goes as it is. */
+    log = ds_cstr_ro(&model_log);
+    CHECK(strstr(log, "dr_domain_create type=2 -> d1\n"
+                 "dr_table_create d1 level=1 -> t1\n"
+                 "dr_matcher_create t1 priority=9 criteria=0x9 size=256\n"));
+    CHECK(strstr(log, "000000e0  00 00 00 00 00 00 00 00-"
+                 "00 00 00 00 ff ff 00 00\n"));
+    CHECK(strstr(log, "  outer(ip_protocol,cvlan_tag,svlan_tag,ip_version,"
+                 "udp_dport) misc2(reg_c0/0xffff0000) -> m1\n"));
+    CHECK(strstr(log, "dr_action_create d1 reformat type=1 size=50\n"
+                 "00000000  f8 bc 12 44 34 b6 aa 55-aa 55 00 00 08 00 45 00\n"
+                 "00000010  00 00 00 00 40 00 40 11-00 00 01 01 02 58 01 01\n"
+                 "00000020  02 5c 9c 40 12 b5 00 00-00 00 08 00 00 00 00 00\n"
+                 "00000030  7b 00\n -> da1\n"
+                 "dr_action_create d1 reformat type=0 size=0 -> da2\n"
+                 "dr_action_create d1 counter o1 offset=0 -> da3\n"
+                 "dr_action_create d1 dest_vport vport=65535 -> da4\n"
+                 "dr_rule_create m1 size=256\n"));
+    CHECK(strstr(log, "000000e0  00 00 00 00 00 00 00 00-"
+                 "00 00 00 00 00 02 00 00\n"));
+    CHECK(strstr(log, "  outer(ip_protocol=17,cvlan_tag=0,svlan_tag=0,"
+                 "ip_version=4,udp_dport=7) "
+                 "misc2(reg_c0=0x00020000/0xffff0000)\n"
+                 "  actions da1 da3 da4 -> r1\n"));
+
+    ds_destroy(&model_log);
 }
 
 /* CAP_SYS_RAWIO.  A device with the pipeline loses it without the
@@ -1013,9 +1240,11 @@ static const struct test_hw_case tests[] = {
     TEST(select),
     RDMA_TEST(open_nonexistent),
     RDMA_TEST(discovery),
+    RDMA_TEST(representors),
     TEST(encoding_equality),
     TEST(equality_detects_difference),
     TEST(dr_equality),
+    TEST(fdb_equality),
     TEST(dr_privileges),
     RDMA_TEST(dr_ops),
 };

@@ -129,11 +129,12 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model.c \
 	netdev-offload-hw/lib/netdev-offload-hw/model/hw-model.h
 
-# The rdma-core backend: verbs and mlx5dv (hw-rdma.c), mlx5dv_dr
-# (hw-dr.c).
+# The rdma-core backend: verbs and mlx5dv (hw-rdma.c, the e-switch in
+# hw-rdma-eswitch.c), mlx5dv_dr (hw-dr.c).
 lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/rdma/hw-dr.c \
 	netdev-offload-hw/lib/netdev-offload-hw/rdma/hw-dr.h \
+	netdev-offload-hw/lib/netdev-offload-hw/rdma/hw-rdma-eswitch.c \
 	netdev-offload-hw/lib/netdev-offload-hw/rdma/hw-rdma.c \
 	netdev-offload-hw/lib/netdev-offload-hw/rdma/hw-rdma.h
 

@@ -91,16 +91,16 @@ rdma_ret(int ret)
 
 /* sysfs. */
 
-static bool
-name_is_safe(const char *name)
+bool
+hw_rdma_name_is_safe(const char *name)
 {
     return (name[0] && !strchr(name, '/') && strcmp(name, ".")
             && strcmp(name, ".."));
 }
 
 /* Returns the first line of file 'path' without its newline, or NULL. */
-static char *
-read_line(const char *path)
+char *
+hw_rdma_read_line(const char *path)
 {
     char line[256];
     FILE *stream;
@@ -131,7 +131,7 @@ list_dir(const char *path, struct svec *names)
         return false;
     }
     while ((de = readdir(dir)) != NULL) {
-        if (name_is_safe(de->d_name)) {
+        if (hw_rdma_name_is_safe(de->d_name)) {
             svec_add(names, de->d_name);
         }
     }
@@ -146,16 +146,16 @@ hw_rdma_ibdev_to_ifname(const char *sysfs, const char *ibdev, int port)
     struct svec names = SVEC_EMPTY_INITIALIZER;
     char *path, *ifname;
 
-    if (!name_is_safe(ibdev)) {
+    if (!hw_rdma_name_is_safe(ibdev)) {
         return NULL;
     }
 
     /* RoCE: the GID table of the port names the port's interface. */
     path = xasprintf("%s/class/infiniband/%s/ports/%d/gid_attrs/ndevs/0",
                      sysfs, ibdev, port);
-    ifname = read_line(path);
+    ifname = hw_rdma_read_line(path);
     free(path);
-    if (ifname && name_is_safe(ifname)) {
+    if (ifname && hw_rdma_name_is_safe(ifname)) {
         return ifname;
     }
     free(ifname);
@@ -177,7 +177,7 @@ hw_rdma_ifname_to_ibdev(const char *sysfs, const char *ifname)
     struct svec names = SVEC_EMPTY_INITIALIZER;
     char *path, *ibdev = NULL;
 
-    if (!name_is_safe(ifname)) {
+    if (!hw_rdma_name_is_safe(ifname)) {
         return NULL;
     }
 
@@ -208,7 +208,7 @@ read_netdev(const char *ifname, struct eth_addr *mac, int *mtu)
     char *path, *line;
 
     path = xasprintf("%s/class/net/%s/address", HW_RDMA_SYSFS, ifname);
-    line = read_line(path);
+    line = hw_rdma_read_line(path);
     if (!line || !eth_addr_from_string(line, mac)) {
         *mac = eth_addr_zero;
     }
@@ -216,7 +216,7 @@ read_netdev(const char *ifname, struct eth_addr *mac, int *mtu)
     free(path);
 
     path = xasprintf("%s/class/net/%s/mtu", HW_RDMA_SYSFS, ifname);
-    line = read_line(path);
+    line = hw_rdma_read_line(path);
     if (!line || !str_to_int(line, 10, mtu)) {
         *mtu = 0;
     }
@@ -856,9 +856,8 @@ rdma_txq_free(struct rdma_txq *txq)
     free(txq);
 }
 
-/* A raw packet QP sends in RTS.  The port is the one the plugin drives. */
-static int
-rdma_qp_to_rts(struct ibv_qp *qp)
+int
+hw_rdma_qp_to_rts(struct ibv_qp *qp, uint32_t port_num)
 {
     static const enum ibv_qp_state states[] = {
         IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS,
@@ -872,7 +871,7 @@ rdma_qp_to_rts(struct ibv_qp *qp)
         memset(&attr, 0, sizeof attr);
         attr.qp_state = states[i];
         if (states[i] == IBV_QPS_INIT) {
-            attr.port_num = HW_RDMA_PORT;
+            attr.port_num = port_num;
             mask |= IBV_QP_PORT;
         }
         error = rdma_ret(ibv_modify_qp(qp, &attr, mask));
@@ -915,7 +914,8 @@ rdma_create_qp(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *attr,
     txq->bufs = xmalloc_pagealign(size);
     errno = 0;
     txq->mr = ibv_reg_mr(qp->pd, txq->bufs, size, 0);
-    error = txq->mr ? rdma_qp_to_rts(qp) : rdma_errno();
+    error = (txq->mr ? hw_rdma_qp_to_rts(qp, HW_RDMA_PORT)
+             : rdma_errno());
     if (error) {
         int destroy_error = rdma_ret(ibv_destroy_qp(qp));
 
@@ -1239,6 +1239,10 @@ const struct hw_dev_ops hw_rdma_ops = {
     .dr_geneve_opt_destroy = hw_dr_geneve_opt_destroy,
     .dr_counter_query = hw_dr_counter_query,
     .dr_counter_destroy = hw_dr_counter_destroy,
+    /* The e-switch (hw-rdma-eswitch.c). */
+    .representor_port = hw_rdma_representor_port,
+    .query_port = hw_rdma_query_port,
+    .bind_qp_port = hw_rdma_bind_qp_port,
 };
 
 #endif /* HAVE_HW_RDMA */

@@ -47,8 +47,9 @@
  * its own.
  *
  * Send: a raw packet QP created with a send queue is moved to RTS at
- * creation (the device ops have no modify_qp: the NIC model creates it
- * ready to send).  tx_burst() copies each frame into a registered slot,
+ * creation, on port 1 (the device ops have no modify_qp: the NIC model
+ * creates it ready to send); bind_qp_port() moves it to a representor's
+ * port.  tx_burst() copies each frame into a registered slot,
  * posts the batch with one ibv_post_send() and asks for a completion every
  * HW_RDMA_TX_SIGNAL sends; slots come back as those completions arrive. */
 
@@ -72,5 +73,41 @@ char *hw_rdma_ifname_to_ibdev(const char *sysfs, const char *ifname);
  * result. */
 char *hw_rdma_ibdev_to_ifname(const char *sysfs, const char *ibdev,
                               int port);
+
+/* Internals that hw-rdma-eswitch.c shares with hw-rdma.c. */
+
+/* Whether 'name' is a single path component. */
+bool hw_rdma_name_is_safe(const char *name);
+
+/* The first line of file 'path' without its newline, or NULL.  The caller
+ * frees it. */
+char *hw_rdma_read_line(const char *path);
+
+/* Moves the raw packet send QP 'qp' from RESET through INIT, on verbs port
+ * 'port_num', and RTR to RTS, where it sends. */
+int hw_rdma_qp_to_rts(struct ibv_qp *qp, uint32_t port_num);
+
+/* The e-switch (hw-rdma-eswitch.c): the device ops representor_port(),
+ * query_port() and bind_qp_port() of hw-dev.h.
+ *
+ * A PF in switchdev mode has one RDMA device whose port 1 is the uplink
+ * and whose other ports are the representors of its VFs, each with its
+ * representor netdev, named by its phys_port_name "pf<P>vf<K>" (the
+ * uplink's is "p<P>"); a PF in legacy mode has one port.  A representor
+ * is asked for as DPDK's representor= argument does ("vf1", of this PF),
+ * or by the phys_port_name ("pf0vf1"). */
+int hw_rdma_representor_port(struct ibv_context *, const char *name,
+                             uint32_t *port_num);
+int hw_rdma_query_port(struct ibv_context *, uint32_t port_num,
+                       struct mlx5dv_port *);
+int hw_rdma_bind_qp_port(struct ibv_qp *, uint32_t port_num);
+
+/* The verbs port, among ports 1 to 'n_ports' of RDMA device 'ibdev' under
+ * the sysfs tree 'sysfs', of the representor 'name', into '*port_num':
+ * 0, EOPNOTSUPP if the device has no representors (legacy mode), ENODEV
+ * if it has no such one. */
+int hw_rdma_find_representor(const char *sysfs, const char *ibdev,
+                             uint32_t n_ports, const char *name,
+                             uint32_t *port_num);
 
 #endif /* hw-rdma.h */

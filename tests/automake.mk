@@ -17,6 +17,7 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-geneve.at \
 	netdev-offload-hw/tests/hw-conntrack-nat.at \
 	netdev-offload-hw/tests/hw-conntrack-size.at \
+	netdev-offload-hw/tests/hw-conntrack-tunnel.at \
 	netdev-offload-hw/tests/hw-conntrack.at \
 	netdev-offload-hw/tests/hw-differential.at \
 	netdev-offload-hw/tests/hw-system.at \

@@ -33,6 +33,7 @@
 
 #include "dp-packet.h"
 #include "flow.h"
+#include "hw-encode-dr.h"
 #include "hw-flow-dr.h"
 #include "hw-flow.h"
 #include "hw-model.h"
@@ -334,6 +335,53 @@ test_stage_nat(void)
     CHECK_CT_ACCEPTED(&m, &actions, STAGE_MARK, &rule);
     check_stage_nat(&rule, ZONE, RECIRC, true);
     ofpbuf_uninit(&actions);
+}
+
+/* The ct() stage of a VXLAN vport's flow: the tunnel and the inner
+ * headers matched, but no decap (the post-conntrack rule decapsulates) and
+ * no tag (what the tables after it miss reaches software still
+ * encapsulated); ct(nat) leaves a plain vport rule, with the reason. */
+static void
+test_stage_tunnel(void)
+{
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct hw_translate_params params;
+    struct ofpbuf actions;
+    struct hw_rule rule;
+    struct match m;
+
+    vport_match_init(&m, false);
+    vport_params_init(&params, HW_TUNNEL_VXLAN);
+    params.pipeline = true;
+    params.conntrack = true;
+    match_set_dl_type(&m, htons(ETH_TYPE_IP));
+    match_set_nw_proto(&m, IPPROTO_UDP);
+    stage_actions(&actions, OVS_CT_ATTR_COMMIT, false);
+    CHECK_ERR(translate_params(&m, &actions, &params, &rule, &reason), 0);
+    CHECK_STR(ds_cstr(&reason), "");
+    CHECK(rule.ct_stage);
+    CHECK_EQ(rule.tunnel, HW_TUNNEL_VXLAN);
+    CHECK_EQ(ntohl(rule.tnl.vni), 0x7b);
+    CHECK_EQ(rule.outer.present, HW_HDR_IPV4 | HW_HDR_UDP);
+    CHECK(rule.inner.present & HW_HDR_UDP);
+    CHECK_EQ(rule.reformat, HW_REFORMAT_NONE);
+    CHECK(!rule.has_tag);
+    CHECK_EQ(rule.rewrite.regs[HW_REG_STAGE], TEST_VPORT_MARK);
+    CHECK_EQ(rule.rewrite.regs[HW_REG_CT], ZONE);
+    CHECK_EQ(rule.fate, HW_FATE_TABLE);
+    CHECK_EQ(rule.fate_level, HW_LEVEL_CT);
+    ofpbuf_uninit(&actions);
+
+    stage_actions(&actions, OVS_CT_ATTR_NAT, false);
+    CHECK_ERR(translate_params(&m, &actions, &params, &rule, &reason), 0);
+    CHECK_STR(ds_cstr(&reason), "ct(nat) of tunnelled packets stays in "
+              "software");
+    CHECK(!rule.ct_stage);
+    CHECK_EQ(rule.reformat, HW_REFORMAT_L2_DECAP);
+    CHECK(rule.has_tag);
+    CHECK_EQ(rule.fate, HW_FATE_RSS);
+    ofpbuf_uninit(&actions);
+    ds_destroy(&reason);
 }
 
 /* What the device cannot stand for: each ct() attribute leaves a plain
@@ -718,6 +766,58 @@ test_conn_rule(void)
     CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), EOPNOTSUPP);
     CHECK_STR(ds_cstr(&reason), "non-TCP, non-UDP, non-ICMP connections "
               "stay in software");
+    ds_destroy(&reason);
+}
+
+/* A direction whose packets come out of a VXLAN tunnel: the stage kept
+ * the outer headers, so the tuple is matched in the inner ones (which the
+ * device only parses behind a tunnel it recognises), nothing outer; ICMP
+ * (the matcher's ICMP fields are the outer headers') and NAT refused. */
+static void
+test_conn_tunnel(void)
+{
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct hw_dr_match mask, value;
+    struct hw_ct_conn_key k;
+    struct hw_rule rule;
+
+    conn_key_ipv4(&k, IPPROTO_UDP, "10.0.0.1", "10.0.0.2", 1234, 80);
+    k.zone = ZONE;
+    k.tunnel = HW_TUNNEL_VXLAN;
+    k.ct_state = CS_TRACKED | CS_ESTABLISHED;
+    memset(&rule, 0xa5, sizeof rule);
+    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), 0);
+    check_rule_sane(&rule);
+    CHECK_EQ(rule.tunnel, HW_TUNNEL_VXLAN);
+    CHECK_EQ(rule.outer.present, 0);
+    CHECK_EQ(rule.tnl_mask.vni, 0);
+    CHECK_EQ(rule.inner.present, HW_HDR_ETH | HW_HDR_IPV4 | HW_HDR_UDP);
+    CHECK_EQ(ntohl(rule.inner.ipv4.src), 0x0a000001);
+    CHECK_EQ(ntohs(rule.inner.l4.dst), 80);
+    CHECK_EQ(rule.reformat, HW_REFORMAT_NONE);
+    CHECK_EQ(rule.reg_c[HW_REG_CT], ZONE);
+    CHECK_EQ(rule.rewrite.regs[HW_REG_CT], 0x220005);
+    CHECK_EQ(rule.fate_level, HW_LEVEL_POST_CT);
+    CHECK_ERR(hw_encode_dr_match(&rule, false, &mask, &value, &reason), 0);
+    hw_dr_match_format(&mask, &value, &reason);
+    CHECK_STR(ds_cstr(&reason),
+              "inner(ethertype=0x0800,ip_protocol=17,ip_version=4,"
+              "udp_sport=1234,udp_dport=80,src_ipv4=10.0.0.1,"
+              "dst_ipv4=10.0.0.2) misc2(reg_c2=0x00000005/0x0000ffff)");
+    ds_clear(&reason);
+
+    k.tuple.ip_proto = IPPROTO_ICMP;
+    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "ICMP behind a tunnel stays in software: "
+              "the device matches the outer ICMP header only");
+    ds_clear(&reason);
+    k.tuple.ip_proto = IPPROTO_UDP;
+    k.stages = HW_CT_STAGES_NAT;
+    k.nat = true;
+    k.nat_tuple = k.tuple;
+    CHECK_ERR(hw_translate_ct_conn(&k, &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "NAT of tunnelled packets stays in "
+              "software");
     ds_destroy(&reason);
 }
 
@@ -1414,11 +1514,13 @@ test_hw_ct_main(int argc, char *argv[])
         { "stage", test_stage },
         { "stage-nat", test_stage_nat },
         { "stage-refusals", test_stage_refusals },
+        { "stage-tunnel", test_stage_tunnel },
         { "post-match", test_post_match },
         { "post-match-refusals", test_post_match_refusals },
         { "post-actions", test_post_actions },
         { "conn-rule", test_conn_rule },
         { "conn-nat", test_conn_nat },
+        { "conn-tunnel", test_conn_tunnel },
         { "miss-rules", test_miss_rules },
         { "pipeline-established", test_pipeline_established },
         { "pipeline-registers", test_pipeline_registers },

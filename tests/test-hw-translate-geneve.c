@@ -43,6 +43,13 @@ static const uint8_t ovn_opt_mask[8] = { 0xff, 0xff, 0xff, 0x1f,
 
 /* A Geneve vport flow as dpif-netdev puts it: the options as they were on
  * the wire (FLOW_TNL_F_UDPIF), their length matched exactly. */
+/* Two options, OVN's and its twin of type 0x81, and 16 zero bytes. */
+static const uint8_t ovn_opt_pair[16] = {
+    0x01, 0x02, 0x80, 0x01, 0x80, 0x01, 0x00, 0x02,
+    0x01, 0x02, 0x81, 0x01, 0x00, 0x00, 0x00, 0x07,
+};
+static const uint8_t zero_opts[16];
+
 static void
 geneve_match_init(struct match *match, bool ipv6, const uint8_t *opts,
                   const uint8_t *opts_mask, size_t len)
@@ -204,6 +211,28 @@ test_vport_geneve(void)
     CHECK(restore.udpif);
     CHECK_EQ(restore.opts_len, 0);
     CHECK(ipv6_mask_is_exact(&rule.outer.ipv6_mask.dst));
+
+    /* A flow no OpenFlow flow's options match: the megaflow has their
+     * length exact and all-zero option masks.  The rule matches the
+     * length only; the packets get that many zero bytes back.  Two
+     * options (which the parser could not match one by one) are more
+     * than recovery keeps. */
+    geneve_match_init(&match, false, ovn_opt_pair, zero_opts, 16);
+    CHECK_GENEVE_REFUSED(&match, ALL_PARSE, true, "16 bytes of Geneve "
+                         "options: recovery gives back 8 at most");
+    geneve_match_init(&match, false, ovn_opt_pair, zero_opts, 8);
+    CHECK_EQ(translate_geneve(&match, &params, &rule, NULL), 0);
+    CHECK_EQ(rule.tnl.geneve_opt_len, 2);
+    CHECK_EQ(rule.tnl_mask.geneve_opt_len, 0x3f);
+    CHECK_EQ(rule.tnl_mask.geneve_opt_exist, 0);
+    CHECK_EQ(rule.tnl_mask.geneve_opt_data, 0);
+    CHECK_EQ(rule.geneve_opt.len, 0);
+    CHECK_EQ(rule.reformat, HW_REFORMAT_L2_DECAP);
+    hw_translate_tunnel_restore(&match, &params, &restore);
+    CHECK_EQ(restore.tunnel.flags, FLOW_TNL_F_KEY | FLOW_TNL_F_UDPIF);
+    CHECK(restore.udpif);
+    CHECK_EQ(restore.opts_len, 8);
+    CHECK(!memcmp(restore.opts, zero_opts, 8));
 
     /* The O bit is matched as the flow has it; "+csum" takes only what
      * the device found right. */

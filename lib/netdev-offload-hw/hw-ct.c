@@ -60,6 +60,8 @@ HW_COVERAGE_DEFINE(hw_ct_table_full);
 
 static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
 
+#define HW_CT_MAX_VPORTS 8
+
 /* A port whose connection pipeline base is in. */
 struct hw_ct_port {
     struct ovs_list node;               /* In 'hw_ct_ports'. */
@@ -73,6 +75,16 @@ struct hw_ct_port {
     size_t n_rules;                     /* Connection rules installed. */
     size_t size;                        /* options:ct-size, SIZE_MAX for
                                          * none. */
+
+    /* Tunnel vports whose ct() stages are on this port: the connections
+     * whose packets come out of them have their rules here, matching the
+     * inner headers.  A vport belongs to the first port that has one of
+     * its stages, until that port's pipeline goes. */
+    struct hw_ct_vport {
+        odp_port_t odp_port;
+        enum hw_tunnel_type tunnel;
+    } vports[HW_CT_MAX_VPORTS];
+    size_t n_vports;
 };
 
 /* A rule the device refused to destroy would go on giving the packets of
@@ -257,6 +269,25 @@ hw_ct_conn_del(const void *id)
     }
 }
 
+/* The tunnel behind which the packets that arrive at 'ctport' from
+ * 'odp_port' come: HW_TUNNEL_NONE for the port itself, or -1 if they do
+ * not arrive there. */
+static int
+hw_ct_port_tunnel(const struct hw_ct_port *ctport, odp_port_t odp_port)
+{
+    if (ctport->odp_port == odp_port) {
+        return HW_TUNNEL_NONE;
+    }
+    for (size_t i = 0; i < ctport->n_vports; i++) {
+        if (ctport->vports[i].odp_port == odp_port) {
+            return ctport->vports[i].tunnel;
+        }
+    }
+    return -1;
+}
+
+/* The port whose connection table takes the packets from 'odp_port', a hw
+ * port or a tunnel vport. */
 static struct hw_ct_port *
 hw_ct_port_find(odp_port_t odp_port)
     OVS_REQUIRES(hw_ct_dev_mutex)
@@ -264,7 +295,7 @@ hw_ct_port_find(odp_port_t odp_port)
     struct hw_ct_port *ctport;
 
     LIST_FOR_EACH (ctport, node, &hw_ct_ports) {
-        if (ctport->odp_port == odp_port) {
+        if (hw_ct_port_tunnel(ctport, odp_port) >= 0) {
             return ctport;
         }
     }
@@ -366,14 +397,15 @@ hw_ct_nat_tuple(const struct hw_ct_conn *conn, int d,
 }
 
 /* The connection table's key of direction 'd' of 'conn', for the rule of
- * 'stages'. */
+ * 'stages' on 'ctport', the port of that direction. */
 static void
-hw_ct_conn_key(const struct hw_ct_conn *conn, int d,
-               enum hw_ct_stages stages, struct hw_ct_conn_key *key)
+hw_ct_conn_key(const struct hw_ct_port *ctport, const struct hw_ct_conn *conn,
+               int d, enum hw_ct_stages stages, struct hw_ct_conn_key *key)
 {
     memset(key, 0, sizeof *key);
     hw_ct_conn_tuple(conn, d, &key->tuple);
     key->zone = conn->zone;
+    key->tunnel = hw_ct_port_tunnel(ctport, conn->in_port[d]);
     key->stages = stages;
     key->ct_state = CS_TRACKED | CS_ESTABLISHED | (d ? CS_REPLY_DIR : 0);
     key->mark = conn->mark;
@@ -404,7 +436,7 @@ hw_ct_override(struct hw_ct_port *ctport, const struct hw_ct_conn *conn,
     struct hw_rule rule;
     int error;
 
-    hw_ct_conn_key(conn, d, stages, &key);
+    hw_ct_conn_key(ctport, conn, d, stages, &key);
     error = hw_translate_ct_conn(&key, &rule, &reason);
     if (!error) {
         hw_rule_make_override(&rule);
@@ -542,7 +574,7 @@ hw_ct_nat_install(struct hw_ct_port *ctport, struct hw_ct_conn *conn, int d)
     if (!nat || nat->rule.installed) {
         return;
     }
-    hw_ct_conn_key(conn, d, HW_CT_STAGES_NAT, &key);
+    hw_ct_conn_key(ctport, conn, d, HW_CT_STAGES_NAT, &key);
     error = hw_translate_ct_conn(&key, &rule, &reason);
     if (!error) {
         struct ct_dpif_tuple orig;
@@ -595,7 +627,7 @@ hw_ct_dir_install(struct hw_ct_conn *conn, int d)
         return;
     }
 
-    hw_ct_conn_key(conn, d, hw_ct_plain_stages(conn), &key);
+    hw_ct_conn_key(ctport, conn, d, hw_ct_plain_stages(conn), &key);
     error = hw_translate_ct_conn(&key, &rule, &reason);
     if (!error) {
         error = hw_ct_rule_install(ctport, &rule, r, &reason);
@@ -872,19 +904,46 @@ hw_ct_port_ready(struct hw_offload_port *port,
     ovs_mutex_unlock(&hw_ct_dev_mutex);
 }
 
+void
+hw_ct_port_add_vport(const struct hw_offload_port *port, odp_port_t vport,
+                     enum hw_tunnel_type tunnel)
+{
+    struct hw_ct_port *ctport, *found = NULL;
+
+    ovs_mutex_lock(&hw_ct_dev_mutex);
+    LIST_FOR_EACH (ctport, node, &hw_ct_ports) {
+        if (hw_ct_port_tunnel(ctport, vport) >= 0) {
+            /* Claimed already (by this port or another). */
+            ovs_mutex_unlock(&hw_ct_dev_mutex);
+            return;
+        } else if (ctport->port == port) {
+            found = ctport;
+        }
+    }
+    if (found && found->n_vports < HW_CT_MAX_VPORTS) {
+        found->vports[found->n_vports].odp_port = vport;
+        found->vports[found->n_vports].tunnel = tunnel;
+        found->n_vports++;
+        /* Its connections so far have no port for that direction. */
+        hw_ct_request_resync();
+    }
+    ovs_mutex_unlock(&hw_ct_dev_mutex);
+}
+
 /* Connections, for hw_ct_port_release(). */
 struct hw_ct_conn_vec {
     struct hw_ct_conn **conns;
     size_t n, allocated;
 };
 
-/* Adds 'conn' to 'v' if it has a rule on the port 'odp_port'. */
+/* Adds 'conn' to 'v' if it has a rule on 'ctport'. */
 static void
 hw_ct_collect(struct hw_ct_conn_vec *v, struct hw_ct_conn *conn,
-              odp_port_t odp_port)
+              const struct hw_ct_port *ctport)
 {
     for (int d = 0; d < 2; d++) {
-        if (conn->dir[d].installed && conn->in_port[d] == odp_port) {
+        if (conn->dir[d].installed
+            && hw_ct_port_tunnel(ctport, conn->in_port[d]) >= 0) {
             if (v->n >= v->allocated) {
                 v->conns = x2nrealloc(v->conns, &v->allocated,
                                       sizeof *v->conns);
@@ -921,19 +980,19 @@ hw_ct_port_release(struct hw_offload_port *port)
      * thread holds 'hw_ct_dev_mutex'. */
     ovs_mutex_lock(&hw_ct_mutex);
     HMAP_FOR_EACH (conn, node, &hw_ct_conns) {
-        hw_ct_collect(&v, conn, found->odp_port);
+        hw_ct_collect(&v, conn, found);
     }
     for (conn = hw_ct_queue; conn; conn = conn->next) {
-        hw_ct_collect(&v, conn, found->odp_port);
+        hw_ct_collect(&v, conn, found);
     }
     ovs_mutex_unlock(&hw_ct_mutex);
     for (conn = hw_ct_batch; conn; conn = conn->next) {
-        hw_ct_collect(&v, conn, found->odp_port);
+        hw_ct_collect(&v, conn, found);
     }
 
     for (size_t i = 0; i < v.n; i++) {
         for (int d = 0; d < 2; d++) {
-            if (v.conns[i]->in_port[d] == found->odp_port) {
+            if (hw_ct_port_tunnel(found, v.conns[i]->in_port[d]) >= 0) {
                 hw_ct_dir_uninstall(v.conns[i], d, "its port has no "
                                     "connection pipeline");
             }

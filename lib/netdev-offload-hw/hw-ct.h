@@ -85,6 +85,14 @@ void hw_ct_port_ready(struct hw_offload_port *,
                       struct ibv_qp *const rss_qps[HW_N_RSS_TYPES]);
 void hw_ct_port_release(struct hw_offload_port *);
 
+/* From the offload core, after it installed on the hw port 'port' a ct()
+ * stage of a flow of the tunnel vport 'vport' (behind 'tunnel'): the
+ * connections whose packets come out of 'vport' get their rules in
+ * 'port''s connection table, which matches the inner headers.  Unless
+ * another port has them already. */
+void hw_ct_port_add_vport(const struct hw_offload_port *, odp_port_t vport,
+                          enum hw_tunnel_type tunnel);
+
 /* options:ct-size of the hw port 'name': the most connection rules its
  * connection table takes (a direction's plain rule and its NAT rule are
  * two), or a negative 'size' for as many as the device takes.  Beyond it, a

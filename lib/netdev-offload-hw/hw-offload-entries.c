@@ -617,5 +617,10 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
     ovs_mutex_unlock(&port->mutex);
 
     hw_offload_entry_free(old);
+    if (rule->ct_stage && entry->vport != ODPP_NONE) {
+        /* A stage of a tunnel vport's flow: the connections of the
+         * vport's packets go into this port's connection table. */
+        hw_ct_port_add_vport(port, entry->vport, rule->tunnel);
+    }
     return 0;
 }

@@ -168,6 +168,19 @@ hw_translate_ct_stage(const struct nlattr *actions, size_t actions_len,
         return error;
     }
 
+    if (rule->tunnel != HW_TUNNEL_NONE) {
+        /* A vport flow: its stage keeps the outer headers, so that the
+         * post-conntrack rule still matches the tunnel and decapsulates;
+         * the connection table matches the inner headers.  NAT would have
+         * to rewrite those. */
+        if (nat) {
+            return CT_REFUSE(reason, "ct(nat) of tunnelled packets stays "
+                             "in software");
+        }
+        rule->reformat = HW_REFORMAT_NONE;
+        rule->reformat_len = 0;
+        memset(rule->reformat_data, 0, sizeof rule->reformat_data);
+    }
     rule->ct_stage = true;
     rule->ct_zone = zone;
     rule->ct_recirc = nl_attr_get_u32(recirc);
@@ -178,7 +191,9 @@ hw_translate_ct_stage(const struct nlattr *actions, size_t actions_len,
     rule->rewrite.regs[HW_REG_RECIRC] = rule->ct_recirc;
     rule->rewrite.regs[HW_REG_CT] = zone | (nat ? HW_CT_REG_NAT : 0);
     rule->rewrite.regs[HW_REG_STAGE] = p->flow_mark;
-    rule->has_tag = true;
+    /* A tunnel stage's misses reach software still encapsulated, so
+     * untagged: software pops them again. */
+    rule->has_tag = rule->tunnel == HW_TUNNEL_NONE;
     rule->tag = p->flow_mark;
     rule->count = true;
     rule->fate = HW_FATE_TABLE;
@@ -297,12 +312,26 @@ hw_translate_ct_conn(const struct hw_ct_conn_key *k, struct hw_rule *rule,
                      struct ds *reason)
 {
     const struct ct_dpif_tuple *t = &k->tuple;
-    struct hw_headers *h = &rule->outer;
+    struct hw_headers *h = (k->tunnel == HW_TUNNEL_NONE
+                            ? &rule->outer : &rule->inner);
 
     bool icmp = (t->ip_proto == IPPROTO_ICMP
                  || t->ip_proto == IPPROTO_ICMPV6);
 
     memset(rule, 0, sizeof *rule);
+    if (k->tunnel != HW_TUNNEL_NONE) {
+        /* The matcher has one set of ICMP fields, the outer headers'
+         * (hw-encode-dr.c), and modify header rewrites those. */
+        if (icmp) {
+            return CT_REFUSE(reason, "ICMP behind a tunnel stays in "
+                             "software: the device matches the outer ICMP "
+                             "header only");
+        } else if (k->nat) {
+            return CT_REFUSE(reason, "NAT of tunnelled packets stays in "
+                             "software");
+        }
+        rule->tunnel = k->tunnel;
+    }
     if (t->ip_proto != IPPROTO_TCP && t->ip_proto != IPPROTO_UDP && !icmp) {
         return CT_REFUSE(reason, "non-TCP, non-UDP, non-ICMP connections "
                          "stay in software");

@@ -481,7 +481,17 @@ xlate_geneve_opts(struct xlate_ctx *ctx, const struct hw_translate_params *p)
     }
 
     rule->tnl_mask.geneve_opt_len = 0x3f;
-    if (n_opts > 1) {
+    if (is_all_zeros(opt_mask, len)) {
+        /* No OpenFlow flow looks at the options: the megaflow matches
+         * their length only, and so does the rule, whatever they are.
+         * hw_translate_tunnel_restore() gives back that many zero bytes
+         * (options of class 0, type 0, no data: no flow matches them). */
+        if (len > HW_GENEVE_MAX_OPTS) {
+            return REFUSE(ctx, "%"PRIuSIZE" bytes of Geneve options: "
+                          "recovery gives back %d at most", len,
+                          HW_GENEVE_MAX_OPTS);
+        }
+    } else if (n_opts > 1) {
         return REFUSE(ctx, "%"PRIuSIZE" Geneve options: the device's parser "
                       "matches one", n_opts);
     } else if (n_opts == 1) {
@@ -1226,9 +1236,11 @@ hw_translate_tunnel_restore(const struct match *match,
         flags |= FLOW_TNL_F_UDPIF;
         restore->udpif = true;
         restore->opts_len = len;
-        memcpy(restore->opts, k, len);
-        for (size_t i = sizeof(struct geneve_opt); i < len; i++) {
-            restore->opts[i] &= m[i];
+        if (!is_all_zeros(m, len)) {
+            memcpy(restore->opts, k, len);
+            for (size_t i = sizeof(struct geneve_opt); i < len; i++) {
+                restore->opts[i] &= m[i];
+            }
         }
     }
     tnl->flags = flags;

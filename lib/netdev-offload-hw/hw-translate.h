@@ -142,6 +142,8 @@ struct hw_ct_conn_key {
     struct ct_dpif_tuple tuple;     /* As that direction's packets carry
                                      * it. */
     uint16_t zone;
+    enum hw_tunnel_type tunnel;     /* Behind this tunnel: the tuple is the
+                                     * inner headers'. */
     enum hw_ct_stages stages;
     uint8_t ct_state;               /* CS_* the packets leave with. */
     uint32_t mark;
@@ -153,8 +155,10 @@ struct hw_ct_conn_key {
 
 /* Fills 'rule' for the connection table: the tuple (a TCP packet with
  * SYN, FIN or RST goes on to software) and the stage's zone, setting the
- * state registers and jumping to the post-conntrack table.  Returns 0 or
- * EOPNOTSUPP with a reason (ICMP, protocols other than TCP and UDP). */
+ * state registers and jumping to the post-conntrack table.  Behind a
+ * tunnel, the inner headers carry the tuple (the stage kept the outer
+ * ones).  Returns 0 or EOPNOTSUPP with a reason (protocols other than TCP,
+ * UDP and ICMP, ICMP or NAT behind a tunnel). */
 int hw_translate_ct_conn(const struct hw_ct_conn_key *, struct hw_rule *,
                          struct ds *reason);
 

@@ -26,6 +26,7 @@
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/hmap.h"
 #include "openvswitch/list.h"
+#include "openvswitch/ofpbuf.h"
 #include "openvswitch/vlog.h"
 #include "ovs-thread.h"
 #include "util.h"
@@ -86,6 +87,11 @@ struct hw_pipeline {
     size_t n_private OVS_GUARDED;       /* In 'private_actions'... */
     size_t n_counters OVS_GUARDED;      /* ...of which counter actions. */
     unsigned int next_id OVS_GUARDED;
+
+    /* The matcher found or made last: the rules of a connection table come
+     * one after another with the same mask, which this finds without
+     * hashing it. */
+    struct hw_pipe_matcher *last_matcher OVS_GUARDED;
 
     /* The Geneve TLV option object, while rules match its option. */
     struct mlx5dv_devx_obj *geneve_obj OVS_GUARDED;
@@ -303,6 +309,15 @@ hw_pipeline_matcher_ref(struct hw_pipeline *p,
     }
 
     ovs_mutex_lock(&p->mutex);
+    m = p->last_matcher;
+    if (m && m->table->domain == domain && m->table->level == level
+        && m->priority == priority && m->criteria == criteria
+        && m->mask_size == mask_size && !memcmp(m->mask, mask, mask_size)) {
+        m->refs++;
+        *matcherp = m;
+        error = 0;
+        goto out;
+    }
     error = hw_pipe_table(p, domain, level, &table);
     if (error) {
         goto out;
@@ -314,6 +329,7 @@ hw_pipeline_matcher_ref(struct hw_pipeline *p,
             && !memcmp(m->mask, mask, mask_size)) {
             m->refs++;
             *matcherp = m;
+            p->last_matcher = m;
             goto out;
         }
     }
@@ -339,6 +355,7 @@ hw_pipeline_matcher_ref(struct hw_pipeline *p,
     m->id = p->next_id++;
     hmap_insert(&p->matchers, &m->node, hash);
     *matcherp = m;
+    p->last_matcher = m;
 
 out:
     ovs_mutex_unlock(&p->mutex);
@@ -366,6 +383,9 @@ hw_pipeline_matcher_unref(struct hw_pipeline *p, struct hw_pipe_matcher *m)
         hw_pipe_destroy_warn(p, "matcher",
                              p->dev.ops->dr_matcher_destroy(m->dr));
         hmap_remove(&p->matchers, &m->node);
+        if (p->last_matcher == m) {
+            p->last_matcher = NULL;
+        }
         hw_pipe_matcher_free(m);
     }
     ovs_mutex_unlock(&p->mutex);
@@ -382,11 +402,11 @@ hw_pipe_matcher_dr(const struct hw_pipe_matcher *m)
  * themselves (the caller's buffers do not outlive the call). */
 static void
 hw_pipe_action_key(enum mlx5dv_dr_domain_type domain,
-                   const struct hw_dr_action_attr *attr, struct ds *key)
+                   const struct hw_dr_action_attr *attr, struct ofpbuf *key)
 {
     uint32_t head[2] = { domain, attr->type };
 
-    ds_put_buffer(key, (const char *) head, sizeof head);
+    ofpbuf_put(key, head, sizeof head);
     switch (attr->type) {
     case HW_DR_ACTION_DROP:
     case HW_DR_ACTION_DEFAULT_MISS:
@@ -395,16 +415,16 @@ hw_pipe_action_key(enum mlx5dv_dr_domain_type domain,
     case HW_DR_ACTION_FLOW_METER:
         break;
     case HW_DR_ACTION_TAG:
-        ds_put_buffer(key, (const char *) &attr->tag, sizeof attr->tag);
+        ofpbuf_put(key, &attr->tag, sizeof attr->tag);
         break;
     case HW_DR_ACTION_DEST_QP:
-        ds_put_buffer(key, (const char *) &attr->qp, sizeof attr->qp);
+        ofpbuf_put(key, &attr->qp, sizeof attr->qp);
         break;
     case HW_DR_ACTION_DEST_TABLE:
-        ds_put_buffer(key, (const char *) &attr->table, sizeof attr->table);
+        ofpbuf_put(key, &attr->table, sizeof attr->table);
         break;
     case HW_DR_ACTION_DEST_VPORT:
-        ds_put_buffer(key, (const char *) &attr->vport, sizeof attr->vport);
+        ofpbuf_put(key, &attr->vport, sizeof attr->vport);
         break;
     case HW_DR_ACTION_DEST_ARRAY:
         for (size_t i = 0; i < attr->array.n; i++) {
@@ -417,23 +437,20 @@ hw_pipe_action_key(enum mlx5dv_dr_domain_type domain,
                 parts[0] = d->dest_reformat->dest;
                 parts[1] = d->dest_reformat->reformat;
             }
-            ds_put_buffer(key, (const char *) parts, sizeof parts);
+            ofpbuf_put(key, parts, sizeof parts);
         }
         break;
     case HW_DR_ACTION_REFORMAT:
-        ds_put_buffer(key, (const char *) &attr->reformat.type,
-                      sizeof attr->reformat.type);
+        ofpbuf_put(key, &attr->reformat.type, sizeof attr->reformat.type);
         if (attr->reformat.size) {
-            ds_put_buffer(key, attr->reformat.data, attr->reformat.size);
+            ofpbuf_put(key, attr->reformat.data, attr->reformat.size);
         }
         break;
     case HW_DR_ACTION_MODIFY_HEADER:
-        ds_put_buffer(key, (const char *) attr->modify.commands,
-                      attr->modify.size);
+        ofpbuf_put(key, attr->modify.commands, attr->modify.size);
         break;
     case HW_DR_ACTION_PUSH_VLAN:
-        ds_put_buffer(key, (const char *) &attr->vlan_hdr,
-                      sizeof attr->vlan_hdr);
+        ofpbuf_put(key, &attr->vlan_hdr, sizeof attr->vlan_hdr);
         break;
     case HW_DR_N_ACTIONS:
     default:
@@ -469,23 +486,25 @@ hw_pipeline_action_ref(struct hw_pipeline *p,
                        struct hw_pipe_action **actionp)
 {
     bool shared = !hw_pipe_action_is_private(attr->type);
-    struct ds key = DS_EMPTY_INITIALIZER;
+    uint64_t stub[512 / 8];     /* Most keys: no allocation per lookup. */
     struct mlx5dv_dr_domain *dmn;
+    struct ofpbuf key;
     struct hw_pipe_action *a;
     uint32_t hash = 0;
     int error;
 
     *actionp = NULL;
+    ofpbuf_use_stub(&key, stub, sizeof stub);
     if (shared) {
         hw_pipe_action_key(domain, attr, &key);
-        hash = hash_bytes(key.string, key.length, 0);
+        hash = hash_bytes(key.data, key.size, 0);
     }
 
     ovs_mutex_lock(&p->mutex);
     if (shared) {
         HMAP_FOR_EACH_WITH_HASH (a, node, hash, &p->actions) {
-            if (a->key_len == key.length
-                && !memcmp(a->key, key.string, key.length)) {
+            if (a->key_len == key.size
+                && !memcmp(a->key, key.data, key.size)) {
                 a->refs++;
                 *actionp = a;
                 error = 0;
@@ -508,8 +527,8 @@ hw_pipeline_action_ref(struct hw_pipeline *p,
     a->refs = 1;
     a->id = p->next_id++;
     if (shared) {
-        a->key_len = key.length;
-        a->key = (uint8_t *) ds_steal_cstr(&key);
+        a->key_len = key.size;
+        a->key = xmemdup(key.data, key.size);
         hmap_insert(&p->actions, &a->node, hash);
     } else {
         ovs_list_push_back(&p->private_actions, &a->list_node);
@@ -520,7 +539,7 @@ hw_pipeline_action_ref(struct hw_pipeline *p,
 
 out:
     ovs_mutex_unlock(&p->mutex);
-    ds_destroy(&key);
+    ofpbuf_uninit(&key);
     return error;
 }
 

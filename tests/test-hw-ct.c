@@ -372,6 +372,20 @@ test_stage_tunnel(void)
     CHECK_EQ(rule.fate_level, HW_LEVEL_CT);
     ofpbuf_uninit(&actions);
 
+    /* Without a TCP or UDP match (ICMP behind a tunnel stays in
+     * software), and with nat: a plain vport rule. */
+    vport_match_init(&m, false);
+    m.wc.masks.nw_proto = 0;
+    m.wc.masks.tp_src = m.wc.masks.tp_dst = htons(0);
+    stage_actions(&actions, 0, false);
+    CHECK_ERR(translate_params(&m, &actions, &params, &rule, &reason), 0);
+    CHECK_STR(ds_cstr(&reason), "ct() of tunnelled packets needs a TCP or "
+              "UDP match");
+    CHECK(!rule.ct_stage);
+    CHECK(rule.has_tag);
+    ds_clear(&reason);
+    ofpbuf_uninit(&actions);
+    match_set_nw_proto(&m, IPPROTO_UDP);
     stage_actions(&actions, OVS_CT_ATTR_NAT, false);
     CHECK_ERR(translate_params(&m, &actions, &params, &rule, &reason), 0);
     CHECK_STR(ds_cstr(&reason), "ct(nat) of tunnelled packets stays in "

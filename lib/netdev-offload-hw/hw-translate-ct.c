@@ -176,6 +176,11 @@ hw_translate_ct_stage(const struct nlattr *actions, size_t actions_len,
         if (nat) {
             return CT_REFUSE(reason, "ct(nat) of tunnelled packets stays "
                              "in software");
+        } else if (!(rule->inner.present & (HW_HDR_TCP | HW_HDR_UDP))) {
+            /* Its ICMP connections cannot be in the device, and what the
+             * tables miss would lose the mark a plain rule gives it. */
+            return CT_REFUSE(reason, "ct() of tunnelled packets needs a "
+                             "TCP or UDP match");
         }
         rule->reformat = HW_REFORMAT_NONE;
         rule->reformat_len = 0;

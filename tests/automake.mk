@@ -35,6 +35,7 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-ct-restore.c \
 	netdev-offload-hw/tests/test-hw-bench.c \
 	netdev-offload-hw/tests/test-hw-ct.c \
+	netdev-offload-hw/tests/test-hw-eswitch-ct.c \
 	netdev-offload-hw/tests/test-hw-encode.c \
 	netdev-offload-hw/tests/test-hw-encode-dr.c \
 	netdev-offload-hw/tests/test-hw-flows.c \

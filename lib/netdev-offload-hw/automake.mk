@@ -66,6 +66,7 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-toeplitz.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate-private.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate-ct.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-translate-eswitch-ct.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate-eswitch.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate-push.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate.c \

@@ -26,6 +26,7 @@
 #include "hw-ct-conn.h"
 #include "hw-ct-restore.h"
 #include "hw-flow-dr.h"
+#include "hw-offload-eswitch.h"
 #include "hw-offload-private.h"
 #include "hw-rule.h"
 #include "hw-stale.h"
@@ -85,6 +86,10 @@ struct hw_ct_port {
         enum hw_tunnel_type tunnel;
     } vports[HW_CT_MAX_VPORTS];
     size_t n_vports;
+    bool fdb;                           /* A port of an e-switch: its
+                                         * connection table is the FDB's,
+                                         * 'dev.pipeline' the FDB's
+                                         * pipeline. */
 };
 
 /* A rule the device refused to destroy would go on giving the packets of
@@ -440,6 +445,9 @@ hw_ct_override(struct hw_ct_port *ctport, const struct hw_ct_conn *conn,
     error = hw_translate_ct_conn(&key, &rule, &reason);
     if (!error) {
         hw_rule_make_override(&rule);
+        if (ctport->fdb) {
+            hw_translate_eswitch_ct_miss(&rule);
+        }
         error = hw_flow_dr_install_at(ctport->dev.pipeline, &ctport->dev,
                                       HW_LEVEL_CT, HW_PRIO_OVERRIDE,
                                       ctport->rss_qps[hw_rule_rss_type(&rule)],
@@ -574,6 +582,11 @@ hw_ct_nat_install(struct hw_ct_port *ctport, struct hw_ct_conn *conn, int d)
     if (!nat || nat->rule.installed) {
         return;
     }
+    if (ctport->fdb) {
+        /* Its stages, with nat, are not in the FDB. */
+        nat->rule.why = hw_ct_reason_index("the FDB takes no ct(nat)");
+        return;
+    }
     hw_ct_conn_key(ctport, conn, d, HW_CT_STAGES_NAT, &key);
     error = hw_translate_ct_conn(&key, &rule, &reason);
     if (!error) {
@@ -630,6 +643,7 @@ hw_ct_dir_install(struct hw_ct_conn *conn, int d)
     hw_ct_conn_key(ctport, conn, d, hw_ct_plain_stages(conn), &key);
     error = hw_translate_ct_conn(&key, &rule, &reason);
     if (!error) {
+        rule.fdb = ctport->fdb;
         error = hw_ct_rule_install(ctport, &rule, r, &reason);
     }
     if (error) {
@@ -887,7 +901,9 @@ hw_ct_port_ready(struct hw_offload_port *port,
 {
     struct hw_ct_port *ctport = xzalloc(sizeof *ctport);
 
-    memcpy(ctport->rss_qps, rss_qps, sizeof ctport->rss_qps);
+    if (rss_qps) {
+        memcpy(ctport->rss_qps, rss_qps, sizeof ctport->rss_qps);
+    }
     ovs_list_init(&ctport->overrides);
 
     ctport->port = port;
@@ -896,6 +912,10 @@ hw_ct_port_ready(struct hw_offload_port *port,
     ctport->devname = xstrdup(port->dev.devname);
     ctport->dev = port->dev;
     ctport->dev.devname = ctport->devname;
+    ctport->fdb = hw_offload_eswitch_enabled(&port->dev);
+    if (ctport->fdb) {
+        ctport->dev.pipeline = port->dev.fdb_pipeline;
+    }
 
     ovs_mutex_lock(&hw_ct_dev_mutex);
     ctport->size = hw_ct_size_of(ctport->name);

@@ -80,7 +80,10 @@ long long int hw_ct_conn_used(const void *id);
 
 /* From the offload core, with the port's 'mutex' held: the port's
  * connection pipeline base is in (its connections may go in), or is about
- * to go (its connections' rules are destroyed first). */
+ * to go (its connections' rules are destroyed first).  The connections of
+ * a port of an e-switch go to the FDB's connection table
+ * (hw-translate-eswitch-ct.c), which sends no packet to a QP: 'rss_qps'
+ * may then be NULL. */
 void hw_ct_port_ready(struct hw_offload_port *,
                       struct ibv_qp *const rss_qps[HW_N_RSS_TYPES]);
 void hw_ct_port_release(struct hw_offload_port *);

@@ -374,7 +374,8 @@ hw_flow_dr_install__(struct hw_pipeline *p,
     }
 
     /* The fate.  An egress rule ends with the domain's default: the
-     * packet goes on to the wire. */
+     * packet goes on to the wire; so does a miss of the FDB, to its
+     * manager. */
     if (meter) {
         /* The meter's action, which the caller holds: one more reference
          * for this rule, given back with its other actions. */
@@ -383,7 +384,7 @@ hw_flow_dr_install__(struct hw_pipeline *p,
         flow->actions[flow->n_actions++] = meter;
         goto rule;
     }
-    if (rule->egress) {
+    if (rule->egress || rule->fate == HW_FATE_MISS) {
         attr = (struct hw_dr_action_attr) {
             .type = HW_DR_ACTION_DEFAULT_MISS,
         };

@@ -229,7 +229,8 @@ hw_flow_install_ct_misses(const struct netdev_hw_device *dev,
     uint32_t levels[HW_MAX_CT_MISSES];
     size_t n;
 
-    n = hw_translate_ct_misses(rule, misses, levels);
+    n = (rule->fdb ? hw_translate_eswitch_ct_misses(rule, misses, levels)
+         : hw_translate_ct_misses(rule, misses, levels));
     if (rule->ct_nat) {
         /* Before any packet can get its restore tag. */
         flow->ct_restore = hw_ct_restore_stage_add(rule->tag,
@@ -239,7 +240,7 @@ hw_flow_install_ct_misses(const struct netdev_hw_device *dev,
     flow->ct_misses = xcalloc(n, sizeof *flow->ct_misses);
     flow->n_ct_misses = n;
     for (size_t i = 0; i < n; i++) {
-        int error = hw_flow_dr_install_at(dev->pipeline, dev, levels[i],
+        int error = hw_flow_dr_install_at(flow->pipeline, dev, levels[i],
                                           HW_PRIO_PIPELINE_JUMP, dest,
                                           &misses[i], &flow->ct_misses[i],
                                           reason);
@@ -257,28 +258,41 @@ hw_flow_install_fdb(const struct netdev_hw_device *dev,
                     const struct hw_rule *rule, struct hw_flow *flow,
                     struct ds *reason)
 {
+    uint32_t level = (rule->table == HW_TABLE_POST_CT
+                      ? HW_LEVEL_POST_CT : NETDEV_HW_FLOW_LEVEL);
     int error;
 
     if (!dev->fdb_pipeline) {
         ds_put_cstr(reason, "no FDB table: port not in switchdev mode");
         return ENODEV;
     }
+    flow->pipeline = dev->fdb_pipeline;
+    if (rule->ct_stage) {
+        error = hw_flow_install_ct_misses(dev, NULL, rule, flow, reason);
+        if (error) {
+            goto error;
+        }
+    }
     flow->dr = xzalloc(sizeof *flow->dr);
     error = (rule->meter
-             ? hw_offload_meter_install(dev, dev->fdb_pipeline,
-                                        NETDEV_HW_FLOW_LEVEL, rule, flow->dr,
-                                        &flow->meter, reason)
-             : hw_flow_dr_install(dev->fdb_pipeline, dev,
-                                  NETDEV_HW_FLOW_LEVEL, NULL, rule, flow->dr,
-                                  reason));
+             ? hw_offload_meter_install(dev, dev->fdb_pipeline, level, rule,
+                                        flow->dr, &flow->meter, reason)
+             : hw_flow_dr_install(dev->fdb_pipeline, dev, level, NULL, rule,
+                                  flow->dr, reason));
     if (error) {
         free(flow->dr);
         flow->dr = NULL;
-        return error;
+        goto error;
     }
-    flow->pipeline = dev->fdb_pipeline;
     flow->counted = rule->count;
     return 0;
+
+error:
+    if (flow->ct_misses) {
+        hw_flow_release_ct_misses(dev, flow);
+    }
+    flow->pipeline = NULL;
+    return error;
 }
 
 /* hw_flow_install() for a rule in the pipeline of tables. */
@@ -498,7 +512,11 @@ hw_flow_format(const struct hw_flow *flow, const struct hw_rule *rule,
             struct hw_rule misses[HW_MAX_CT_MISSES];
             uint32_t levels[HW_MAX_CT_MISSES];
 
-            hw_translate_ct_misses(rule, misses, levels);
+            if (rule->fdb) {
+                hw_translate_eswitch_ct_misses(rule, misses, levels);
+            } else {
+                hw_translate_ct_misses(rule, misses, levels);
+            }
             for (size_t i = 0; i < flow->n_ct_misses; i++) {
                 ds_put_cstr(s, "; miss ");
                 hw_flow_dr_format(&flow->ct_misses[i], &misses[i], s);

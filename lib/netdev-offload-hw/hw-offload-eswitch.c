@@ -19,6 +19,7 @@
 
 #include <errno.h>
 
+#include "hw-ct.h"
 #include "hw-offload-meter.h"
 #include "hw-rule.h"
 #include "hw-translate.h"
@@ -44,6 +45,10 @@ hw_offload_eswitch_params(const struct netdev_hw_device *dev,
                        && (params->vport == HW_TUNNEL_NONE
                            || params->vport == HW_TUNNEL_VXLAN
                            || params->vport == HW_TUNNEL_GRE));
+    /* The FDB's own connection pipeline (hw-translate-eswitch-ct.c), for
+     * the flows of representors, not of tunnel vports. */
+    params->conntrack = (params->eswitch && params->vport == HW_TUNNEL_NONE
+                         && hw_ct_enabled());
     params->esw_reg_c0 = dev ? dev->reg_c0 : 0;
     params->esw_reg_c0_mask = dev ? dev->reg_c0_mask : 0;
     params->esw_vport = dev ? dev->vport : 0;
@@ -90,8 +95,9 @@ hw_offload_eswitch_plan(const struct netdev_hw_device *dev,
                         const char *dpif_type, struct hw_rule *rule,
                         struct ds *reason)
 {
-    /* A drop has no output. */
-    ovs_assert(rule->fate == HW_FATE_VPORT || rule->fate == HW_FATE_DROP);
+    /* A drop has no output, nor a stage of the connection pipeline. */
+    ovs_assert(rule->fate == HW_FATE_VPORT || rule->fate == HW_FATE_DROP
+               || (rule->ct_stage && rule->fate == HW_FATE_TABLE));
     for (size_t i = 0; i < rule->n_out; i++) {
         int error = hw_offload_eswitch_vport(dev, dpif_type,
                                              rule->out_ports[i],

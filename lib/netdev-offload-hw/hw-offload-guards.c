@@ -203,22 +203,41 @@ hw_ct_base_install(struct hw_offload_port *port, struct netdev *netdev,
                       ovs_strerror(error));
         return error;
     }
-    hw_offload_port_set_dev(port, dev);
-    hw_ct_port_ready(port, rss_qps);
+    if (!port->ct_fdb) {
+        hw_offload_port_set_dev(port, dev);
+        hw_ct_port_ready(port, rss_qps);
+    }
     return 0;
+}
+
+/* The FDB's connection pipeline: its misses take the FDB's default, so it
+ * needs no base; the port's connections go to the FDB (hw-ct.c). */
+static void
+hw_ct_fdb_install(struct hw_offload_port *port,
+                  const struct netdev_hw_device *dev)
+    OVS_REQUIRES(port->mutex)
+{
+    if (!port->ct_fdb && !port->ct_base) {
+        hw_offload_port_set_dev(port, dev);
+        hw_ct_port_ready(port, NULL);
+    }
+    port->ct_fdb = true;
 }
 
 static void
 hw_ct_base_uninstall(struct hw_offload_port *port)
     OVS_REQUIRES(port->mutex)
 {
-    if (port->ct_base) {
+    if (port->ct_base || port->ct_fdb) {
         /* The connections' rules jump to the post-conntrack table: they
          * go first. */
         hw_ct_port_release(port);
+    }
+    if (port->ct_base) {
         netdev_hw_base_destroy(port->ct_base, hw_offload_port_dev(port));
         port->ct_base = NULL;
     }
+    port->ct_fdb = false;
 }
 
 int
@@ -232,11 +251,16 @@ hw_offload_needs_install(struct hw_offload_port *port, struct netdev *netdev,
     if (rule->tunnel != HW_TUNNEL_NONE && !rule->egress && !rule->fdb) {
         error = hw_tnl_guards_install(port, netdev, dev, reason);
     }
-    if (!error && rule->pipeline && dev->pipeline_on_demand) {
+    if (!error && rule->pipeline && !rule->fdb && dev->pipeline_on_demand) {
+        /* The receive side's flow table: an FDB rule has its own. */
         error = hw_flow_table_base_install(port, netdev, dev, reason);
     }
     if (!error && (rule->ct_stage || rule->table == HW_TABLE_POST_CT)) {
-        error = hw_ct_base_install(port, netdev, dev, reason);
+        if (rule->fdb) {
+            hw_ct_fdb_install(port, dev);
+        } else {
+            error = hw_ct_base_install(port, netdev, dev, reason);
+        }
     }
     if (error) {
         hw_offload_needs_release(port);

@@ -144,6 +144,9 @@ struct hw_offload_port {
      * (netdev_hw_base_build_ct()), installed while the port has rules of
      * the connection pipeline; connections go in while they are. */
     struct netdev_hw_base *ct_base OVS_GUARDED;
+    bool ct_fdb OVS_GUARDED;    /* The port's connections go to the FDB
+                                 * (hw-translate-eswitch-ct.c), which needs
+                                 * no base. */
     size_t n_ct_rules OVS_GUARDED;
     odp_port_t odp_port OVS_GUARDED;    /* Its datapath port number, from
                                          * its flows' in_port (ODPP_NONE

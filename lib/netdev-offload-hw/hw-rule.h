@@ -225,6 +225,10 @@ enum hw_fate {
                                  * flow's output ports 'out_ports' (the
                                  * pipeline only); to several, a copy to
                                  * each (DEST_ARRAY, a mirror). */
+    HW_FATE_MISS,               /* The domain's default (DEFAULT_MISS): in
+                                 * the FDB, to the manager's NIC RX, where
+                                 * the input port's representor takes the
+                                 * packet (the FDB has no tag and no QP). */
 };
 
 /* The connection pipeline (dr only, hw-ct.h).
@@ -254,9 +258,12 @@ enum hw_fate {
  * 8 bits and goes on in the policy table (HW_LEVEL_METER): per meter, a red
  * rule counts and drops, a green rule counts and goes on in the output
  * table (HW_LEVEL_METER_OUT), where the rule of the flow's slot sends the
- * packet to the flow's outputs.  An FDB rule is no stage of the connection
- * pipeline, so it may use HW_REG_STAGE's register (rdma-core 44 modifies
- * reg_c_0 to reg_c_5 only). */
+ * packet to the flow's outputs.  It shares HW_REG_STAGE's register
+ * (rdma-core 44 modifies reg_c_0 to reg_c_5 only): an FDB stage
+ * (hw-translate-eswitch-ct.c) writes it, its misses in the connection and
+ * post-conntrack tables read it, and a metered flow after conntrack
+ * overwrites it only on its way to the meter's tables, which never read
+ * the stage. */
 #define HW_REG_METER       HW_REG_STAGE
 #define HW_LEVEL_METER     4
 #define HW_LEVEL_METER_OUT 5

@@ -319,6 +319,13 @@ hw_translate_eswitch_actions(const struct match *match,
         rule->src_vport = params->esw_vport;
         rule->src_vport_mask = UINT16_MAX;
     }
+    error = hw_translate_eswitch_ct_stage(actions, actions_len, params, rule,
+                                          reason);
+    if (error != ENOENT) {
+        /* A stage of the connection pipeline, or a ct() the FDB cannot
+         * stand for. */
+        return error;
+    }
     if (!actions_len || nl_attr_type(actions) == OVS_ACTION_ATTR_DROP) {
         /* Nothing after an explicit drop runs, nor needs a decap. */
         rule->fate = HW_FATE_DROP;

@@ -176,6 +176,31 @@ size_t hw_translate_ct_misses(const struct hw_rule *stage,
                               struct hw_rule misses[HW_MAX_CT_MISSES],
                               uint32_t levels[HW_MAX_CT_MISSES]);
 
+/* The connection pipeline in the e-switch's FDB
+ * (hw-translate-eswitch-ct.c).
+ *
+ * hw_translate_eswitch_ct_stage() makes 'rule', an FDB rule being
+ * translated ('params->eswitch'), a stage as hw_translate_ct_stage() does,
+ * without a tag: returns 0, ENOENT if 'actions' are no stage, or
+ * EOPNOTSUPP with a reason (a ct() the device cannot stand for, or one
+ * with nat).
+ *
+ * hw_translate_eswitch_ct_misses() is hw_translate_ct_misses() for such a
+ * stage: its misses take the FDB's default (HW_FATE_MISS), to the input
+ * port's representor.
+ *
+ * hw_translate_eswitch_ct_miss() makes 'rule', a rule of the connection
+ * table or one to put ahead of it, send its packets to the FDB's
+ * default. */
+int hw_translate_eswitch_ct_stage(const struct nlattr *actions,
+                                  size_t actions_len,
+                                  const struct hw_translate_params *,
+                                  struct hw_rule *, struct ds *reason);
+size_t hw_translate_eswitch_ct_misses(const struct hw_rule *stage,
+                                      struct hw_rule misses[HW_MAX_CT_MISSES],
+                                      uint32_t levels[HW_MAX_CT_MISSES]);
+void hw_translate_eswitch_ct_miss(struct hw_rule *);
+
 /* Stores into 'map' the 64-bit words of 'mask' that are not zero, the map
  * miniflow_map_init() makes, faster for a flow's mostly zero mask. */
 void hw_translate_mask_map(const struct flow *mask, struct flowmap *map);

@@ -25,6 +25,7 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-ovn.at \
 	netdev-offload-hw/tests/hw-eswitch.at \
 	netdev-offload-hw/tests/hw-eswitch-tunnel.at \
+	netdev-offload-hw/tests/hw-eswitch-conntrack.at \
 	netdev-offload-hw/tests/hw-meter.at
 
 tests_ovstest_SOURCES += \

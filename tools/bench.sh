@@ -28,25 +28,28 @@
 #      test-hw-bench conns), and PMD cycles per packet of established
 #      connections through a stateful firewall, connections in the device
 #      (hw ports, steering=dr) vs hw-offload=false and steering=verbs,
-#      with connections offloaded per second end to end.
+#      with connections offloaded per second end to end;
+#   8. churn: 1M datapath flow adds and deletes (dpctl/add-flows and
+#      del-flows FILE) on hw ports, operations per second with 1 and 4
+#      offload threads side by side, and the RSS before and after.
 # Raw output, data files and bench.png (gnuplot, if installed) go to OUT.
 #
-# usage: bench.sh [-b OVS_DIR] [-o OUT] [-q] [-s "1 2 3 4 5 7"]
+# usage: bench.sh [-b OVS_DIR] [-o OUT] [-q] [-s "1 2 3 4 5 7 8"]
 #   -b  built OVS tree (default ovs-build/openvswitch of this repository)
 #   -o  output directory (default bench-results/ of this repository)
 #   -q  quick: small sizes, one repetition (checks that everything runs)
 #   -s  sections to run (section 3 runs inside section 2's 100k runs;
-#       section 6 runs only when named: -s "1 2 3 4 5 6 7")
+#       section 6 runs only when named: -s "1 2 3 4 5 6 7 8")
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$TOP/ovs-build/openvswitch
 OUT=$TOP/bench-results
 QUICK=0
-SECTIONS="1 2 3 4 5 7"
+SECTIONS="1 2 3 4 5 7 8"
 while getopts "b:o:qs:" o; do
     case $o in
         b) B=$OPTARG ;; o) OUT=$OPTARG ;; q) QUICK=1 ;; s) SECTIONS=$OPTARG ;;
-        *) sed -n '2,39p' "$0"; exit 1 ;;
+        *) sed -n '2,42p' "$0"; exit 1 ;;
     esac
 done
 B=$(cd "$B" && pwd) || exit 1
@@ -65,6 +68,7 @@ if [ $QUICK = 1 ]; then
     S5_TUPLES=4096 S5_REPS=1
     S6_NS="1000 10000"
     S7_SIZES=1000,10000 S7_REPS=2,1 S7_CONNS=200 S7_RUNS=1
+    S8_N=10000 S8_ROUNDS=2 S8_REPS=1
 else
     S1_SIZES=1000,100000,1000000 S1_REPS=5,3,3
     S2_NS="10000 100000" S2_REPS="11 5"
@@ -73,6 +77,7 @@ else
     S5_TUPLES=65536 S5_REPS=5
     S6_NS="1000 1000000"
     S7_SIZES=1000,100000,1000000 S7_REPS=5,3,3 S7_CONNS=1000 S7_RUNS=3
+    S8_N=100000 S8_ROUNDS=5 S8_REPS=3
 fi
 # Section 6's simulated caches: this VM's L1d (48 KiB, 12 ways) and its
 # vCPU's own L2 as the last level (2 MiB, 16 ways); the L3 is shared with
@@ -891,6 +896,67 @@ if have 7; then
     printf 'CT-E2E %s connections answered until all in the device: %s s, %s connections/s\n' \
         "$S7_CONNS" "$t" "$cps"
     target "7 established cycles/pkt, ct offload/off" "$(med "$r")" le 0.3 "$(rng "$r")"
+fi
+
+# ---------------------------------------------------------------------------
+if have 8; then
+    section "8. churn: datapath flow adds and deletes, 1 vs 4 offload threads"
+    echo "# $S8_N distinct flows as in section 2 (alternating p1/p2, hw ports on"
+    echo "# the NIC model), each added then deleted, $S8_ROUNDS rounds: $((2 * S8_N * S8_ROUNDS)) operations, as"
+    echo "# dpctl/add-flows FILE and dpctl/del-flows FILE (the main thread reads"
+    echo "# the file; dpif-netdev puts the flow on each poll thread and queues"
+    echo "# its offload).  Time from the first add until the last file is read"
+    echo "# and no offload is queued (offload-stats-show): the offload threads"
+    echo "# race the next file's operations, as in production.  With"
+    echo "# other_config:n-offload-threads=1 and =4, alternating, $S8_REPS runs each."
+    echo "# RSS of ovs-vswitchd before the first round and after each (the"
+    echo "# operations of a round are then read, their offloads may be queued)."
+    echo "\$ ovs-appctl dpctl/add-flows ADD.txt; ovs-appctl dpctl/del-flows DEL.txt   # x $S8_ROUNDS"
+    : > "$OUT/s8.dat"
+    awk -v n="$S8_N" -v op=add 'function ip(a) {return sprintf("%d.%d.%d.%d", int(a / 16777216), int(a / 65536) % 256, int(a / 256) % 256, a % 256)}
+        BEGIN {for (i = 0; i < n; i++) {k = sprintf("in_port(%d),eth(src=00:00:00:00:00:01,dst=00:00:00:00:00:02),eth_type(0x0800),ipv4(src=%s,dst=192.168.0.1,proto=17,frag=no),udp(src=1000,dst=2000)", i % 2 + 1, ip(167772161 + i));
+               if (op == "add") print "add", k, 3; else print "delete", k}}' > "$OUT/s8-add.txt"
+    sed 's/^add \([^ ]*\) 3$/delete \1/' "$OUT/s8-add.txt" > "$OUT/s8-del.txt"
+    rss() { awk '/^VmRSS/ {print $2}' "/proc/$(cat "$D/ovs-vswitchd.pid")/status"; }
+    for r in $(seq "$S8_REPS"); do
+        for t in 1 4; do
+            EXTRA_OC="other_config:n-offload-threads=$t"
+            start_ovs "$RUNS/s8-$t" hw true
+            rss0=$(rss)
+            t0=$(date +%s.%N)
+            rounds=""
+            for _ in $(seq "$S8_ROUNDS"); do
+                ovs-appctl --timeout=600 dpctl/add-flows "$OUT/s8-add.txt" >/dev/null
+                ovs-appctl --timeout=600 dpctl/del-flows "$OUT/s8-del.txt" >/dev/null
+                rounds="$rounds${rounds:+,}$(rss)"
+            done
+            while [ "$(appctl dpctl/offload-stats-show | sed -n 's/^ *Total  *Enqueued offloads: *//p')" != 0 ]; do
+                sleep 0.01
+            done
+            t1=$(date +%s.%N)
+            rss1=$(rss)
+            secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}')
+            ops=$(awk -v n="$((2 * S8_N * S8_ROUNDS))" -v s="$secs" 'BEGIN {printf "%.0f", n / s}')
+            flows=$(appctl dpctl/show | sed -n 's/^ *flows: *//p')
+            printf 'run threads=%s rep=%s secs=%s ops_per_s=%s flows_left=%s rss_kb=%s->%s (per round %s) %s\n' \
+                "$t" "$r" "$secs" "$ops" "$flows" "$rss0" "$rss1" "$rounds" \
+                "$(appctl netdev-hw/show p1 | sed -n 's/^ *offload: /p1 offload: /p')"
+            echo "$t $secs $ops $rss0 $rss1" >> "$OUT/s8.dat"
+            stop_ovs
+        done
+    done
+    EXTRA_OC=""
+    echo "# medians [lowest-highest] over the runs; ratio of the medians"
+    echo "# [lowest-highest ratio of a 4-thread run to a 1-thread run]"
+    o1=$(awk '$1 == 1 {print $3}' "$OUT/s8.dat" | spread)
+    o4=$(awk '$1 == 4 {print $3}' "$OUT/s8.dat" | spread)
+    for t in 1 4; do
+        printf 'MEDIAN threads=%s secs=%s ops_per_s=%s rss_growth_kb=%s\n' "$t" \
+            "$(awk -v t=$t '$1 == t {print $2}' "$OUT/s8.dat" | spread)" \
+            "$(awk -v t=$t '$1 == t {print $3}' "$OUT/s8.dat" | spread)" \
+            "$(awk -v t=$t '$1 == t {print $5 - $4}' "$OUT/s8.dat" | spread)"
+    done
+    printf 'RATIO churn ops/s 4 threads / 1 thread %s\n' "$(ratio_sp "$o4" "$o1")"
 fi
 
 # ---------------------------------------------------------------------------

@@ -26,7 +26,8 @@ TESTSUITE_AT += \
 	netdev-offload-hw/tests/hw-eswitch.at \
 	netdev-offload-hw/tests/hw-eswitch-tunnel.at \
 	netdev-offload-hw/tests/hw-eswitch-conntrack.at \
-	netdev-offload-hw/tests/hw-meter.at
+	netdev-offload-hw/tests/hw-meter.at \
+	netdev-offload-hw/tests/hw-reset.at
 
 tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-backend.c \

@@ -28,6 +28,9 @@
  *
  * The class's run() and wait() call these from the main thread. */
 
+#include <stdbool.h>
+#include "netdev-hw.h"
+
 struct netdev_class;
 struct netdev_hw;
 
@@ -36,8 +39,17 @@ struct netdev_hw;
 void netdev_hw_reset_run(const struct netdev_class *);
 void netdev_hw_reset_wait(const struct netdev_class *);
 
-/* The reconfiguration of 'dev' succeeded: if it re-opened a dead device,
- * logs it and forgets the fatal error. */
-void netdev_hw_reset_done(struct netdev_hw *dev);
+/* The reconfiguration of 'dev' is about to close its dead device: returns
+ * true if 'dev' must not open it again yet, because other ports still hold
+ * contexts of it (a device recovers once every context of it is closed);
+ * the last port to close it asks for the others' reconfiguration. */
+bool netdev_hw_reset_wait_others(struct netdev_hw *dev);
+
+/* The reconfiguration of 'dev' succeeded.  If it re-opened a dead device,
+ * returns true: once every port on that device is open again, calls 'cb'
+ * (the provider's, which installs the port's rules again) for each of
+ * them, logs it and forgets the fatal error.  Returns false otherwise:
+ * the caller calls 'cb' itself. */
+bool netdev_hw_reset_done(struct netdev_hw *dev, netdev_hw_reconfigure_cb *);
 
 #endif /* netdev-hw-reset.h */

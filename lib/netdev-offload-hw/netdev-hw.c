@@ -1052,7 +1052,13 @@ netdev_hw_reconfigure(struct netdev *netdev)
     }
 
     if (reopen) {
+        bool wait = netdev_hw_reset_wait_others(dev);
+
         netdev_hw_teardown(dev);
+        if (wait) {
+            ovs_mutex_unlock(&dev->mutex);
+            return 0;
+        }
         error = netdev_hw_open_device(dev, dev->req_device);
         if (!error) {
             error = netdev_hw_open_pipeline(dev);
@@ -1102,10 +1108,10 @@ netdev_hw_reconfigure(struct netdev *netdev)
     ovs_mutex_unlock(&dev->mutex);
 
     netdev_hw_ports_configured(netdev_get_name(netdev));
-    if (notify && reconfigure_cb) {
+    if (!netdev_hw_reset_done(dev, notify ? reconfigure_cb : NULL)
+        && notify && reconfigure_cb) {
         reconfigure_cb(netdev, true);
     }
-    netdev_hw_reset_done(dev);
     return 0;
 
 error:

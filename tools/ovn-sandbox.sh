@@ -257,6 +257,7 @@ start_chassis() {
     # the device counters of their rules are still there when the scenario
     # adds them up.
     chassis_vsctl $ch --no-wait init -- set Open_vSwitch . \
+        other_config:hw-offload=true \
         other_config:max-idle=60000 \
         other_config:pmd-cpu-mask=0x$((1 << (ch - 1) % $(nproc))) \
         other_config:pmd-maxsleep=1000 \
@@ -275,10 +276,6 @@ start_chassis() {
            other-config:hwaddr=aa:55:aa:55:00:0$ch \
         -- add-port br-phy p0 -- set Interface p0 type=hw \
            options:device=model0 options:steering=dr
-    # Offload goes on once br-phy has opened the datapath: OVS 3.1's probes
-    # of the datapath's features, then, pass memcpy() a null pointer when
-    # offload is on (undefined behaviour, which stops a UBSan build).
-    chassis_vsctl $ch set Open_vSwitch . other_config:hw-offload=true
     wait_until 30 offload_on $ch
     chassis_appctl $ch hw-model/attach model0 ul >/dev/null
     in_ns ch$ch ip addr add 172.31.0.$ch/24 dev br-phy

@@ -279,8 +279,8 @@ test_vport_geneve_refusals(void)
 
     geneve_match_init(&match, false, ovn_opt, ovn_opt_mask, 8);
     CHECK_GENEVE_REFUSED(&match, ALL_PARSE, false,
-                         "Geneve match needs the pipeline of tables "
-                         "(options:steering=dr): verbs has no Geneve spec");
+                         "Geneve match needs the device's pipeline of "
+                         "tables: verbs has no Geneve spec");
     CHECK_GENEVE_REFUSED(&match, HW_DR_PARSE_CSUM_OK, true,
                          "the device's parser does not recognise Geneve");
     CHECK_GENEVE_REFUSED(&match, HW_DR_PARSE_GENEVE, true,

@@ -275,7 +275,7 @@ start_chassis() {
         -- set bridge br-phy datapath_type=netdev \
            other-config:hwaddr=aa:55:aa:55:00:0$ch \
         -- add-port br-phy p0 -- set Interface p0 type=hw \
-           options:device=model0 options:steering=dr
+           options:device=model0
     wait_until 30 offload_on $ch
     chassis_appctl $ch hw-model/attach model0 ul >/dev/null
     in_ns ch$ch ip addr add 172.31.0.$ch/24 dev br-phy

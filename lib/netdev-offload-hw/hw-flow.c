@@ -103,6 +103,49 @@ hw_flow_release_ct_misses(const struct netdev_hw_device *dev,
     flow->ct_restore = NULL;
 }
 
+/* The root rule that sends the packets of 'rule' to the flow table: the
+ * same match, and only the jump (a root rule takes no reformat or rewrite
+ * made for the flow table). */
+static void
+hw_flow_root_jump_rule(const struct hw_rule *rule, struct hw_rule *jump)
+{
+    memset(jump, 0, sizeof *jump);
+    jump->outer = rule->outer;
+    jump->tunnel = rule->tunnel;
+    jump->tnl = rule->tnl;
+    jump->tnl_mask = rule->tnl_mask;
+    jump->geneve_opt = rule->geneve_opt;
+    jump->inner = rule->inner;
+    memcpy(jump->reg_c, rule->reg_c, sizeof jump->reg_c);
+    memcpy(jump->reg_c_mask, rule->reg_c_mask, sizeof jump->reg_c_mask);
+    jump->src_vport = rule->src_vport;
+    jump->src_vport_mask = rule->src_vport_mask;
+    jump->fate = HW_FATE_TABLE;
+    jump->fate_level = NETDEV_HW_FLOW_LEVEL;
+}
+
+/* Destroys the root jump of 'flow' (first: no packet may jump to a rule
+ * that is gone).  A jump the device refuses to destroy is hw-stale's: its
+ * packets meet the flow table's miss rules. */
+static void
+hw_flow_release_root_jump(const struct netdev_hw_device *dev,
+                          struct hw_flow *flow)
+{
+    const char *step = NULL;
+    int error;
+
+    if (dev && (flow->root_jump->rule || flow->root_jump->matcher)) {
+        error = hw_flow_dr_uninstall(flow->pipeline, dev, flow->root_jump,
+                                     &step);
+        if (error) {
+            hw_stale_add_dr(flow->pipeline, dev, flow->root_jump, step,
+                            error);
+        }
+    }
+    free(flow->root_jump);
+    flow->root_jump = NULL;
+}
+
 /* hw_flow_destroy__() for a rule in the pipeline of tables. */
 static int
 hw_flow_destroy_dr(const struct netdev_hw_device *dev, struct hw_flow *flow,
@@ -110,6 +153,9 @@ hw_flow_destroy_dr(const struct netdev_hw_device *dev, struct hw_flow *flow,
 {
     int error = 0;
 
+    if (flow->root_jump) {
+        hw_flow_release_root_jump(dev, flow);
+    }
     if (flow->ct_misses) {
         /* Before the stage that sends packets to them goes. */
         hw_flow_release_ct_misses(dev, flow);
@@ -321,6 +367,31 @@ hw_flow_install_dr(const struct netdev_hw_device *dev, struct ibv_qp *dest,
         goto error;
     }
     flow->counted = rule->count;
+    if (rule->root_jump) {
+        /* After the rule, so that no packet jumps to a table without it. */
+        struct hw_rule jump;
+
+        hw_flow_root_jump_rule(rule, &jump);
+        flow->root_jump = xzalloc(sizeof *flow->root_jump);
+        error = hw_flow_dr_install_at(dev->pipeline, dev, 0,
+                                      hw_rule_priority(rule), NULL, &jump,
+                                      flow->root_jump, reason);
+        if (error) {
+            const char *step = NULL;
+            int error2;
+
+            ds_put_cstr(reason, " (root jump)");
+            free(flow->root_jump);
+            flow->root_jump = NULL;
+            error2 = hw_flow_destroy_dr(dev, flow, &step);
+            if (error2) {
+                hw_stale_add_dr(dev->pipeline, dev, flow->dr, step, error2);
+                free(flow->dr);
+                flow->dr = NULL;
+            }
+            return error;
+        }
+    }
     return 0;
 
 error:
@@ -508,6 +579,13 @@ hw_flow_format(const struct hw_flow *flow, const struct hw_rule *rule,
     if (flow->dr) {
         hw_flow_dr_format(flow->dr, rule, s);
         hw_offload_meter_format(flow->meter, s);
+        if (flow->root_jump) {
+            struct hw_rule jump;
+
+            hw_flow_root_jump_rule(rule, &jump);
+            ds_put_cstr(s, "; root jump ");
+            hw_flow_dr_format(flow->root_jump, &jump, s);
+        }
         if (flow->ct_misses) {
             struct hw_rule misses[HW_MAX_CT_MISSES];
             uint32_t levels[HW_MAX_CT_MISSES];

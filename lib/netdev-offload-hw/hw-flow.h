@@ -65,6 +65,9 @@ struct hw_flow {
      * holds it; the verbs members above stay empty. */
     struct hw_pipeline *pipeline;
     struct hw_flow_dr *dr;
+    struct hw_flow_dr *root_jump;       /* A rule with 'root_jump': its
+                                         * jump from the root, NULL if
+                                         * none. */
     struct hw_flow_dr *ct_misses;       /* A stage of the connection
                                          * pipeline: its miss rules in the
                                          * connection and post-conntrack

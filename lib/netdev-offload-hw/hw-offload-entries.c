@@ -128,19 +128,20 @@ hw_offload_translate(const struct match *match, const struct nlattr *actions,
     ds_clear(&why);
 
     /* The root cannot take it: the flow table may.  Tagged and tunnel
-     * packets do not get there (the root's VLAN guard and tunnel rules
-     * come first), so those stay refused, with the root's reason. */
+     * packets do not get past the root's VLAN guard and tunnel rules to
+     * its jump there: such a rule gets a jump of its own, in its band of
+     * the root (hw-flow.h, 'root_jump'). */
     p.pipeline = true;
     if (!hw_translate_flow(match, actions, actions_len, &p, rule, &why)) {
-        if (!hw_rule_is_tagged(rule) && rule->tunnel == HW_TUNNEL_NONE) {
+        bool kept = hw_rule_is_tagged(rule) || rule->tunnel != HW_TUNNEL_NONE;
+
+        if (!kept || !rule->egress) {
             rule->pipeline = true;
+            rule->root_jump = kept;
             if (reason) {
                 ds_clear(reason);
             }
             error = 0;
-        } else if (reason) {
-            ds_put_cstr(reason, " (the flow table takes it with "
-                        "options:steering=dr only)");
         }
     }
     ds_destroy(&why);

@@ -329,6 +329,11 @@ struct hw_rule {
                                  * pipeline takes only such rules
                                  * (options:steering=auto), it goes to the
                                  * flow table, the others to the root. */
+    bool root_jump;             /* With 'pipeline' on such a port: the root
+                                 * keeps its packets from the flow table (a
+                                 * tagged or tunnel rule, hw-rule.h's bands
+                                 * 1-8), so a root rule of the same match,
+                                 * in its band, sends them there. */
 
     /* The connection pipeline (see HW_REG_RECIRC above). */
     enum hw_table table;

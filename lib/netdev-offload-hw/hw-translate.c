@@ -271,9 +271,8 @@ xlate_tunnel(struct xlate_ctx *ctx, const struct hw_translate_params *p)
     rule->tunnel = p->vport;
     if (p->vport == HW_TUNNEL_GENEVE) {
         if (!ctx->pipeline) {
-            return REFUSE(ctx, "Geneve match needs the pipeline of tables "
-                          "(options:steering=dr): verbs has no Geneve "
-                          "spec");
+            return REFUSE(ctx, "Geneve match needs the device's pipeline of "
+                          "tables: verbs has no Geneve spec");
         } else if (!(p->parse & HW_DR_PARSE_GENEVE)) {
             return REFUSE(ctx, "the device's parser does not recognise "
                           "Geneve");

@@ -343,7 +343,10 @@ xlate_tunnel(struct xlate_ctx *ctx, const struct hw_translate_params *p)
     }
     if (!(flags & FLOW_TNL_F_CSUM)) {
         /* Consumed, see above. */
-    } else if (ctx->pipeline && p->parse & HW_DR_PARSE_CSUM_OK) {
+    } else if (ctx->pipeline && p->parse & HW_DR_PARSE_CSUM_OK
+               && (p->vport == HW_TUNNEL_VXLAN
+                   || p->vport == HW_TUNNEL_GENEVE)) {
+        /* The L4 bits cover the outer UDP checksum, not GRE's. */
         uint8_t ok = HW_CSUM_OK_L4 | HW_CSUM_OK_L4_CSUM;
 
         if (outer->present & HW_HDR_IPV4) {

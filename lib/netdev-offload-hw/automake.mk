@@ -49,6 +49,7 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-meter.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-marks.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-meter.c \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-meter-fallback.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-meter.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-marks.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-private.h \

@@ -141,6 +141,7 @@ hw_offload_meter_set(ofproto_meter_id meter_id,
                      struct ofputil_meter_config *config)
 {
     struct ds reason = DS_EMPTY_INITIALIZER;
+    struct ds fallback = DS_EMPTY_INITIALIZER;
     struct hw_meter_conf *conf;
     struct hw_meter_dev *md;
     int result;
@@ -156,19 +157,20 @@ hw_offload_meter_set(ofproto_meter_id meter_id,
     conf->error = hw_meter_from_config(config, &conf->prm, &reason);
     conf->reason = conf->error ? ds_steal_cstr(&reason) : NULL;
 
-    /* A modify: the device meters of this id change in place. */
+    /* A modify: the device meters of this id change in place, or, if the
+     * device cannot run the new configuration, their flows go to software
+     * once the mutex is released (their rules' release takes it). */
     HMAP_FOR_EACH_WITH_HASH (md, node, hash_int(conf->id, 0), &devs) {
         uint8_t params[HW_METER_PARAMS_SIZE];
         struct hw_dr_action_attr attr;
         int error;
 
-        if (md->id != conf->id) {
+        if (md->id != conf->id || fallback.length) {
             continue;
         }
         if (conf->error) {
-            VLOG_WARN("meter %"PRIu32": %s: its device meters keep their "
-                      "rate until their flows are put again", conf->id,
-                      conf->reason);
+            ds_put_format(&fallback, "e-switch: meter %"PRIu32" modified: "
+                          "%s", conf->id, conf->reason);
             continue;
         }
         meter_attr(NULL, &conf->prm, params, &attr);
@@ -181,12 +183,20 @@ hw_offload_meter_set(ofproto_meter_id meter_id,
             VLOG_WARN("meter %"PRIu32": device error: "
                       "dr_action_modify_meter: %s", conf->id,
                       ovs_strerror(error));
+            ds_put_format(&fallback, "e-switch: meter %"PRIu32" modified: "
+                          "device error: dr_action_modify_meter: %s",
+                          conf->id, ovs_strerror(error));
         } else {
             md->prm = conf->prm;
         }
     }
     result = conf->error;
     ovs_mutex_unlock(&meter_mutex);
+
+    if (fallback.length) {
+        hw_offload_meter_fallback(meter_id.uint32, ds_cstr(&fallback));
+    }
+    ds_destroy(&fallback);
     ds_destroy(&reason);
     return result;
 }
@@ -526,6 +536,12 @@ hw_offload_meter_release(const struct netdev_hw_device *dev,
     ovs_mutex_unlock(&meter_mutex);
     free(mf->out_rule);
     free(mf);
+}
+
+uint32_t
+hw_offload_meter_flow_id(const struct hw_meter_flow *mf)
+{
+    return mf->md->id;
 }
 
 void

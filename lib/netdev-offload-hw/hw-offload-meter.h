@@ -35,8 +35,10 @@
  * OVS meter's.
  *
  * A modify changes the rate and burst of the device meters in place.  A
- * modify to a configuration the device cannot run leaves them as they
- * were until their flows are put again (logged). */
+ * modify to a configuration the device cannot run (or one the device
+ * refuses) sends the flows that meter in the device to software at once
+ * (hw-offload-meter-fallback.c): their rules go, with the reason in
+ * netdev-hw/not-offloaded, and their next put makes them partial. */
 
 #include <stdint.h>
 #include "openvswitch/ofp-meter.h"
@@ -77,6 +79,14 @@ int hw_offload_meter_install(const struct netdev_hw_device *dev,
  * 'dev' NULL: the device was closed with its objects. */
 void hw_offload_meter_release(const struct netdev_hw_device *dev,
                               struct hw_meter_flow *mf);
+
+/* The OVS meter id of 'mf'. */
+uint32_t hw_offload_meter_flow_id(const struct hw_meter_flow *mf);
+
+/* Removes the rules of every port that run meter 'meter_id' in the device,
+ * recording 'reason' for their flows, which then run in software.  Main
+ * thread; no port's or meter's mutex held. */
+void hw_offload_meter_fallback(uint32_t meter_id, const char *reason);
 
 /* Appends the output rule of 'mf' to 's'. */
 void hw_offload_meter_format(const struct hw_meter_flow *mf, struct ds *s);

@@ -297,8 +297,7 @@ hw_offload_meter_plan(const struct netdev_hw_device *dev,
         error = EOPNOTSUPP;
     } else if (!conf) {
         ds_put_format(reason, "e-switch: meter %"PRIu32": unknown to the "
-                      "device (set before the datapath had hw ports?)",
-                      rule->meter_id);
+                      "device", rule->meter_id);
         error = EOPNOTSUPP;
     } else if (conf->error) {
         ds_put_format(reason, "e-switch: meter %"PRIu32": %s",

@@ -170,7 +170,7 @@ post_rule(struct hw_rule *rule, int extra_action)
     } else {
         check_refused(&m, &actions, true, "e-switch: the FDB takes outputs, "
                       "VLAN pushes and pops, sets of addresses, ports and "
-                      "TTL and a meter only");
+                      "TTL, a tnl_push and a meter only");
     }
     ofpbuf_uninit(&actions);
     ds_destroy(&reason);
@@ -217,8 +217,8 @@ test_fdb_stage(void)
     tcp_match(&m, 0);
     stage_actions(&actions, 0);
     check_refused(&m, &actions, false, "e-switch: the FDB takes outputs, "
-                  "VLAN pushes and pops, sets of addresses, ports and TTL "
-                  "and a meter only");
+                  "VLAN pushes and pops, sets of addresses, ports and TTL, "
+                  "a tnl_push and a meter only");
     ofpbuf_uninit(&actions);
 
     /* What no stage stands for, and nat: no tag to restore a translated

@@ -19,9 +19,13 @@ FUZZ_CPPFLAGS = -DHAVE_CONFIG_H -I$(OVS_DIR) -I$(OVS_DIR)/include \
 	$(addprefix -I$(SRCDIR)/lib/netdev-offload-hw, \
 	            / /model /rdma /hbl /diag) \
 	-I$(SRCDIR)/tests $(RDMA_CPPFLAGS)
+# The libraries OVS's configure chose (its LIBS: e.g. -lunbound when
+# libunbound-dev is installed) come from OVS's own Makefile.
+OVS_LIBS := $(shell sed -n 's/^LIBS = //p' $(OVS_DIR)/Makefile)
 FUZZ_LIBS = $(OVS_DIR)/lib/.libs/libopenvswitch.a \
 	$(OVS_DIR)/lib/.libs/libopenvswitchavx512.a \
-	-lssl -lcrypto -lcap-ng -latomic -lm -lpthread -lrt $(RDMA_LIBS)
+	-lssl -lcrypto -lcap-ng -latomic -lm -lpthread -lrt $(RDMA_LIBS) \
+	$(OVS_LIBS)
 
 TARGETS = translate flow-attr dr-match packet hbl
 

@@ -48,6 +48,10 @@ for t in $targets; do
         failed=$((failed + 1))
         echo "fuzz $t: FAILED after ${runs:-?} runs, see $dir/log" \
              "and $dir/crash-* (exit $status)"
+        # What failed and the input, so that a CI log alone reproduces it.
+        grep -m 1 -E '^\(null\): |^==[0-9]+== ?ERROR|^SUMMARY' "$dir/log" \
+            | sed "s/^/fuzz $t:   /"
+        grep -m 1 '^Base64: ' "$dir/log" | sed "s/^/fuzz $t:   /"
     fi
 done
 echo "$passed passed, $failed failed, 0 skipped"

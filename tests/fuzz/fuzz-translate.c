@@ -91,10 +91,13 @@ device_init(struct device *d, const char *devname, enum steering steering)
 
         d->dev.pipeline = hw_pipeline_create(&d->dev);
         d->dev.pipeline_on_demand = steering == STEER_AUTO;
-        /* The flow table lives as long as the pipeline. */
+        /* The tables live as long as the pipeline: the flow table, and
+         * the root, where a rule under steering=auto may put its jump. */
         CHECK(!hw_pipeline_table(d->dev.pipeline,
                                  MLX5DV_DR_DOMAIN_TYPE_NIC_RX,
                                  NETDEV_HW_FLOW_LEVEL, &table));
+        CHECK(!hw_pipeline_table(d->dev.pipeline,
+                                 MLX5DV_DR_DOMAIN_TYPE_NIC_RX, 0, &table));
         d->port.n_objects = fuzz_port_objects(&d->port);
     }
 }

@@ -266,16 +266,26 @@ hw_offload_entry_alloc(const ovs_u128 *ufid, uint32_t hash,
     return entry;
 }
 
+/* Gives back what 'entry', which has no rule installed, published in the
+ * mark table and its reference to an egress rule. */
+static void
+hw_offload_entry_release(struct hw_offload_entry *entry)
+{
+    if (!hw_mark_keep_for_stale(entry->mark_rec)) {
+        hw_mark_unpublish(entry->mark_rec, NULL);
+    }
+    entry->mark_rec = NULL;
+    hw_egress_release(entry->egress);
+    entry->egress = NULL;
+}
+
 /* Frees 'entry', which is in no map and has no rule installed, with what
  * it published in the mark table and its reference to an egress rule. */
 void
 hw_offload_entry_free(struct hw_offload_entry *entry)
 {
     if (entry) {
-        if (!hw_mark_keep_for_stale(entry->mark_rec)) {
-            hw_mark_unpublish(entry->mark_rec, NULL);
-        }
-        hw_egress_release(entry->egress);
+        hw_offload_entry_release(entry);
         /* The miniflows and actions are in the entry's block. */
         free(entry->match.tun_md);
         free(entry);
@@ -417,6 +427,18 @@ hw_offload_entry_uninstall(struct hw_offload_port *port,
     entry->installed = false;
 }
 
+/* Uncounts 'entry', which leaves the map, if it was 'in_software'. */
+static void
+hw_offload_entry_leave_software(struct hw_offload_port *port,
+                                struct hw_offload_entry *entry)
+    OVS_REQUIRES(port->mutex)
+{
+    if (entry->in_software) {
+        entry->in_software = false;
+        port->n_in_software--;
+    }
+}
+
 /* Removes 'entry' from the map of 'port' and destroys its rule.  The
  * caller frees it. */
 void
@@ -426,6 +448,26 @@ hw_offload_entry_remove(struct hw_offload_port *port,
 {
     hmap_remove(&port->entries, &entry->node);
     hw_offload_entry_uninstall(port, entry);
+    hw_offload_entry_leave_software(port, entry);
+}
+
+/* Destroys the rule of 'entry' for good, its flow going to software: the
+ * entry stays in the map without a rule, so that flow_get() and flow_del()
+ * go on reporting what the rule counted ('base'), to which OVS adds what
+ * software counts from then on, and the flow's next put carries it over
+ * like a modify's. */
+void
+hw_offload_entry_to_software(struct hw_offload_port *port,
+                             struct hw_offload_entry *entry)
+    OVS_REQUIRES(port->mutex)
+{
+    hw_offload_entry_uninstall(port, entry);
+    /* As the entry's free would. */
+    hw_offload_entry_release(entry);
+    if (!entry->in_software) {
+        entry->in_software = true;
+        port->n_in_software++;
+    }
 }
 
 /* Removes from 'port' every entry created by offload thread 'tid', or every
@@ -581,6 +623,7 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
          * monotonically across the swap. */
         hmap_replace(&port->entries, &old->node, &entry->node);
         hw_offload_entry_uninstall(port, old);
+        hw_offload_entry_leave_software(port, old);
         entry->base = old->base;
         entry->used = old->used;
         if (entry->creation_tid < port->n_threads) {

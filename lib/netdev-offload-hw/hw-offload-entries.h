@@ -72,6 +72,9 @@ void hw_offload_entry_uninstall(struct hw_offload_port *port,
 void hw_offload_entry_remove(struct hw_offload_port *port,
                              struct hw_offload_entry *)
     OVS_REQUIRES(port->mutex);
+void hw_offload_entry_to_software(struct hw_offload_port *port,
+                                  struct hw_offload_entry *)
+    OVS_REQUIRES(port->mutex);
 void hw_offload_entry_stats(const struct hw_offload_port *port,
                             struct hw_offload_entry *,
                             struct dpif_flow_stats *)

@@ -46,21 +46,19 @@ meter_fallback_port(struct hw_offload_port *port, uint32_t meter_id,
 
     ovs_mutex_lock(&port->dev_mutex);
     ovs_mutex_lock(&port->mutex);
-    HMAP_FOR_EACH_SAFE (entry, node, &port->entries) {
+    HMAP_FOR_EACH (entry, node, &port->entries) {
         struct match match;
 
         if (!entry->installed || !entry->flow.meter
             || hw_offload_meter_flow_id(entry->flow.meter) != meter_id) {
             continue;
         }
-        /* As a rule the device refuses after a reconfiguration: OVS finds
-         * no rule for the flow any more, and its packets, untagged, run
-         * the flow's actions, the meter's new configuration with them, in
-         * software. */
-        hw_offload_entry_remove(port, entry);
+        /* Its packets, untagged, run the flow's actions, the meter's new
+         * configuration with them, in software; the entry keeps what the
+         * rule counted, which software's counts add to. */
+        hw_offload_entry_to_software(port, entry);
         minimatch_expand(&entry->match, &match);
         hw_offload_refusal_record(port->name, &match, &entry->ufid, reason);
-        hw_offload_entry_free(entry);
         n++;
     }
     ovs_mutex_unlock(&port->mutex);

@@ -38,7 +38,9 @@
  * modify to a configuration the device cannot run (or one the device
  * refuses) sends the flows that meter in the device to software at once
  * (hw-offload-meter-fallback.c): their rules go, with the reason in
- * netdev-hw/not-offloaded, and their next put makes them partial. */
+ * netdev-hw/not-offloaded, and their next put makes them partial.  Their
+ * entries stay, with what the rules counted, so that a flow's statistics
+ * never go back (hw_offload_entry_to_software()). */
 
 #include <stdint.h>
 #include "openvswitch/ofp-meter.h"

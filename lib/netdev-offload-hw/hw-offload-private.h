@@ -63,6 +63,11 @@ struct hw_offload_entry {
                                      * rules that need it. */
     bool installed;                 /* False while the port's device is
                                      * being reconfigured. */
+    bool in_software;               /* Its rule went for good (a meter
+                                     * modified to what the device cannot
+                                     * run): the entry stays, without a
+                                     * rule, for the statistics in 'base',
+                                     * until the flow's next put or del. */
     bool hw_counts;                 /* The device alone handles some of
                                      * its packets: a full rule, or a stage
                                      * of the connection pipeline, whose
@@ -155,6 +160,7 @@ struct hw_offload_port {
 
     uint64_t n_full OVS_GUARDED;    /* Installed rules, by mode. */
     uint64_t n_partial OVS_GUARDED;
+    uint64_t n_in_software OVS_GUARDED; /* Entries 'in_software'. */
     uint64_t n_refused OVS_GUARDED; /* Flows translate refused. */
     uint64_t n_device_errors OVS_GUARDED;   /* Flows the device refused. */
 };

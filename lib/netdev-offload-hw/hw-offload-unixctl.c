@@ -79,9 +79,14 @@ hw_offload_format_port(struct netdev *netdev, struct ds *s)
                       "%"PRIu64" device errors",
                       n_installed, port->n_full, port->n_partial,
                       port->n_refused, port->n_device_errors);
-        if (hmap_count(&port->entries) > n_installed) {
+        if (hmap_count(&port->entries) > n_installed + port->n_in_software) {
             ds_put_format(s, ", %"PRIu64" waiting for the device",
-                          hmap_count(&port->entries) - n_installed);
+                          hmap_count(&port->entries) - n_installed
+                          - port->n_in_software);
+        }
+        if (port->n_in_software) {
+            ds_put_format(s, ", %"PRIu64" gone to software",
+                          port->n_in_software);
         }
         ds_put_char(s, '\n');
         ovs_mutex_unlock(&port->mutex);

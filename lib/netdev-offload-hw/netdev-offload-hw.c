@@ -273,7 +273,7 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
             struct hw_rule rule;
             int error;
 
-            if (entry->installed) {
+            if (entry->installed || entry->in_software) {
                 continue;
             }
             error = hw_offload_entry_rule(entry, &dev, &rule, &reason);

@@ -48,17 +48,22 @@ static uint64_t hw_egress_graces_done OVS_GUARDED_BY(hw_egress_mutex);
  * thread can be about to send a packet whose push it skipped for it, or
  * that packet would leave unencapsulated.  ovsrcu_synchronize() could
  * deadlock in the offload threads (they hold dpif-netdev's port_rwlock), so
- * the rule is destroyed later, by the first egress operation after an RCU
- * grace period has passed. */
+ * the rule is destroyed later, once an RCU grace period has passed, by the
+ * RCU thread's callback below.  (Left to the next egress operation, the
+ * last rule of a port would stay in the device as long as no flow pushes
+ * a header again.) */
 struct hw_egress_grace {
     uint64_t seq;
 };
+
+static void hw_egress_drain(void) OVS_REQUIRES(hw_egress_mutex);
 
 static void
 hw_egress_grace_done(struct hw_egress_grace *grace)
 {
     ovs_mutex_lock(&hw_egress_mutex);
     hw_egress_graces_done = MAX(hw_egress_graces_done, grace->seq);
+    hw_egress_drain();
     ovs_mutex_unlock(&hw_egress_mutex);
     free(grace);
 }

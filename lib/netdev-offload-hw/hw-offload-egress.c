@@ -270,13 +270,15 @@ hw_egress_port_down(const char *name, bool gone)
 }
 
 /* The device of 'netdev' is back: reinstalls the egress rules in use.
- * Returns the number that failed (their flows push in software). */
+ * Returns the number reinstalled and adds those that failed (their flows
+ * push in software) to '*n_failed'. */
 size_t
-hw_egress_port_up(struct netdev *netdev, const struct netdev_hw_device *dev)
+hw_egress_port_up(struct netdev *netdev, const struct netdev_hw_device *dev,
+                  size_t *n_failed)
 {
     const char *name = netdev_get_name(netdev);
     struct hw_egress *egress;
-    size_t n_failed = 0;
+    size_t n = 0;
 
     ovs_mutex_lock(&hw_egress_mutex);
     HMAP_FOR_EACH_WITH_HASH (egress, node, hash_string(name, 0),
@@ -290,12 +292,14 @@ hw_egress_port_up(struct netdev *netdev, const struct netdev_hw_device *dev)
         if (hw_egress_install(egress, netdev, dev, &reason)) {
             VLOG_WARN("%s: egress rule not reinstalled, tunnel pushes go "
                       "back to software: %s", name, ds_cstr(&reason));
-            n_failed++;
+            (*n_failed)++;
+        } else {
+            n++;
         }
         ds_destroy(&reason);
     }
     ovs_mutex_unlock(&hw_egress_mutex);
-    return n_failed;
+    return n;
 }
 
 /* Appends the egress rules of port 'name' to 's', for dump-rules. */

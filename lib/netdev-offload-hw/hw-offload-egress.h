@@ -79,7 +79,8 @@ struct hw_egress *hw_egress_acquire(const struct netdev *in_netdev,
 void hw_egress_release(struct hw_egress *);
 void hw_egress_port_down(const char *name, bool gone);
 size_t hw_egress_port_up(struct netdev *,
-                         const struct netdev_hw_device *);
+                         const struct netdev_hw_device *,
+                         size_t *n_failed);
 void hw_egress_format(const char *name, struct ds *);
 
 #endif /* hw-offload-egress.h */

@@ -267,7 +267,7 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
         port->have_dev = false;
     } else if (!port->closing && netdev_hw_get_device(netdev, &dev)) {
         hw_offload_port_set_dev(port, &dev);
-        n_failed += hw_egress_port_up(netdev, &dev);
+        n += hw_egress_port_up(netdev, &dev, &n_failed);
         HMAP_FOR_EACH_SAFE (entry, node, &port->entries) {
             struct ds reason = DS_EMPTY_INITIALIZER;
             struct hw_rule rule;

@@ -248,5 +248,6 @@ void test_inner_needs_tunnel(void);
 
 /* Counters (test-hw-model-flow-counters.c). */
 void test_counters(void);
+void test_churn_heap(void);
 
 #endif /* test-hw-model-flow-private.h */

@@ -325,6 +325,7 @@ test_hw_model_flow_main(int argc, char *argv[])
         { "leftovers-egress", test_leftovers_and_egress },
         { "merge-conflicts", test_merge_and_conflicts },
         { "counters", test_counters },
+        { "churn-heap", test_churn_heap },
         { "cleanup", test_cleanup },
         { "reject-short-specs", test_reject_short_specs },
     };

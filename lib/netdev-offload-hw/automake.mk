@@ -37,6 +37,7 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-flow-dr.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-flow.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-flow.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-hmap.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-egress.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-egress.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-offload-eswitch.c \

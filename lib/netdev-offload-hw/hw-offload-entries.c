@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "hw-ct.h"
+#include "hw-hmap.h"
 #include "hw-offload-egress.h"
 #include "hw-offload-eswitch.h"
 #include "hw-offload-guards.h"
@@ -440,13 +441,26 @@ hw_offload_entry_leave_software(struct hw_offload_port *port,
 }
 
 /* Removes 'entry' from the map of 'port' and destroys its rule.  The
- * caller frees it. */
+ * caller frees it, and shrinks the map once its loop over it is done
+ * (hmap_shrink()). */
+void
+hw_offload_entry_unlink(struct hw_offload_port *port,
+                        struct hw_offload_entry *entry)
+    OVS_REQUIRES(port->mutex)
+{
+    hmap_remove(&port->entries, &entry->node);
+    hw_offload_entry_uninstall(port, entry);
+    hw_offload_entry_leave_software(port, entry);
+}
+
+/* The same for one entry, not in a loop over the map: the map gives its
+ * buckets back as the flows go. */
 void
 hw_offload_entry_remove(struct hw_offload_port *port,
                         struct hw_offload_entry *entry)
     OVS_REQUIRES(port->mutex)
 {
-    hmap_remove(&port->entries, &entry->node);
+    hw_hmap_remove_shrink(&port->entries, &entry->node);
     hw_offload_entry_uninstall(port, entry);
     hw_offload_entry_leave_software(port, entry);
 }
@@ -481,11 +495,12 @@ hw_offload_port_flush(struct hw_offload_port *port, unsigned int tid)
 
     HMAP_FOR_EACH_SAFE (entry, node, &port->entries) {
         if (tid == UINT_MAX || entry->creation_tid == tid) {
-            hw_offload_entry_remove(port, entry);
+            hw_offload_entry_unlink(port, entry);
             hw_offload_entry_free(entry);
             n++;
         }
     }
+    hmap_shrink(&port->entries);
     return n;
 }
 

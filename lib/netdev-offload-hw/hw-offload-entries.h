@@ -69,6 +69,9 @@ void hw_offload_entry_installed(struct hw_offload_port *port,
 void hw_offload_entry_uninstall(struct hw_offload_port *port,
                                 struct hw_offload_entry *)
     OVS_REQUIRES(port->mutex);
+void hw_offload_entry_unlink(struct hw_offload_port *port,
+                             struct hw_offload_entry *)
+    OVS_REQUIRES(port->mutex);
 void hw_offload_entry_remove(struct hw_offload_port *port,
                              struct hw_offload_entry *)
     OVS_REQUIRES(port->mutex);

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "hw-hmap.h"
 #include "ovs-thread.h"
 
 /* Every counters object of every context, to validate the pointers found in
@@ -150,7 +151,7 @@ hw_model_counters_destroy(struct ibv_counters *ibv)
     }
 
     ovs_mutex_lock(&counters_mutex);
-    hmap_remove(&all_counters, &c->node);
+    hw_hmap_remove_shrink(&all_counters, &c->node);
     ovs_mutex_unlock(&counters_mutex);
     free(c->points);
     free(c);

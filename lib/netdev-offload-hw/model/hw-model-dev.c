@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "hw-hmap.h"
 #include "hw-model-dr.h"
 #include "hw-model-flow.h"
 #include "hw-model-hbl.h"
@@ -271,7 +272,7 @@ model_obj_remove(struct model_dev *dev, struct model_obj *obj)
     OVS_REQUIRES(dev->mutex)
 {
     ovs_assert(!obj->users);
-    hmap_remove(&dev->objects, &obj->node);
+    hw_hmap_remove_shrink(&dev->objects, &obj->node);
     dev->n_objs[obj->kind]--;
 }
 

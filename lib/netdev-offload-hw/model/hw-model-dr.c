@@ -25,6 +25,7 @@
 
 #include "coverage.h"
 #include "hash.h"
+#include "hw-hmap.h"
 #include "hw-model-dr-private.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
@@ -206,7 +207,7 @@ void
 dr_obj_remove(struct hw_model_dr *dr, struct dr_obj *obj)
 {
     ovs_assert(!obj->users);
-    hmap_remove(&dr->objects, &obj->node);
+    hw_hmap_remove_shrink(&dr->objects, &obj->node);
     dr->n_objs[obj->kind]--;
 }
 
@@ -865,7 +866,7 @@ hw_model_dr_rule_destroy(struct mlx5dv_dr_rule *rule_)
         for (size_t i = 0; i < rule->n_actions; i++) {
             rule->actions[i]->obj.users--;
         }
-        hmap_remove(&rule->matcher->rules, &rule->node);
+        hw_hmap_remove_shrink(&rule->matcher->rules, &rule->node);
         rule->matcher->obj.users--;
         dr->n_rules[rule->matcher->table->domain->type]--;
         dr_obj_remove(dr, &rule->obj);

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hash.h"
+#include "hw-hmap.h"
 #include "hw-model-flow-private.h"
 #include "hw-model-spec.h"
 #include "openvswitch/dynamic-string.h"
@@ -667,6 +668,7 @@ hw_model_flow_destroy(struct hw_model_steering *st, struct ibv_flow *ibv)
         return EINVAL;
     }
     flow_free(st, flow);
+    hw_hmap_shrink_sparse(&st->flows);
     return 0;
 }
 

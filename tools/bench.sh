@@ -31,7 +31,9 @@
 #      with connections offloaded per second end to end;
 #   8. churn: 1M datapath flow adds and deletes (dpctl/add-flows and
 #      del-flows FILE) on hw ports, operations per second with 1 and 4
-#      offload threads side by side, and the RSS before and after.
+#      offload threads side by side, and the RSS before and after, with
+#      traffic through p1 all along and a check that every frame left p2
+#      and that the devices hold what they held before.
 # Raw output, data files and bench.png (gnuplot, if installed) go to OUT.
 #
 # usage: bench.sh [-b OVS_DIR] [-o OUT] [-q] [-s "1 2 3 4 5 7 8"]
@@ -137,7 +139,7 @@ PY=$OUT/bench-unixctl.py
 cat > "$PY" <<'EOF'
 # Minimal unixctl JSON-RPC client: many commands over one connection, with
 # up to 'window' requests in flight.
-import json, re, socket, struct, sys, time
+import json, os, re, socket, struct, sys, time
 
 class Conn:
     def __init__(self, path, window=1):
@@ -368,6 +370,20 @@ elif cmd == "traffic":
               lk.group(1) if lk else "?")
     if c.errors:
         print("errors: %d %s" % (c.errors, c.first_error), file=sys.stderr)
+elif cmd == "sender":
+    # sender PATH DEV BURST STOPFILE: sends BURST copies of one UDP frame
+    # (10.0.0.1:1234 -> 10.0.0.2:7, which no flow of "add" or of section 8
+    # matches) every 10 ms until STOPFILE exists; prints how many it sent.
+    dev, burst, stop = sys.argv[3], int(sys.argv[4]), sys.argv[5]
+    frame = ("00010203040500060708090a08004500002e00000000401166bd0a000001"
+             "0a00000204d20007002ce6cc" + "00" * 18)
+    c = Conn(path, 1)
+    sent = 0
+    while not os.path.exists(stop):
+        c.call("hw-model/receive", [dev] + [frame] * burst)
+        sent += burst
+        time.sleep(0.01)
+    print(sent)
 EOF
 
 RUNS=$OUT/runs
@@ -911,6 +927,10 @@ if have 8; then
     echo "# other_config:n-offload-threads=1 and =4, alternating, $S8_REPS runs each."
     echo "# RSS of ovs-vswitchd before the first round and after each (the"
     echo "# operations of a round are then read, their offloads may be queued)."
+    echo "# Traffic all along: 32 frames every 10 ms into p1, output to p2 by"
+    echo "# an OpenFlow rule; no churned flow matches them.  After the run:"
+    echo "# frames sent and sent out p2, flows left (the sender's), p1's rules,"
+    echo "# and whether the devices' objects are those before the first add."
     echo "\$ ovs-appctl dpctl/add-flows ADD.txt; ovs-appctl dpctl/del-flows DEL.txt   # x $S8_ROUNDS"
     : > "$OUT/s8.dat"
     awk -v n="$S8_N" -v op=add 'function ip(a) {return sprintf("%d.%d.%d.%d", int(a / 16777216), int(a / 65536) % 256, int(a / 256) % 256, a % 256)}
@@ -922,6 +942,13 @@ if have 8; then
         for t in 1 4; do
             EXTRA_OC="other_config:n-offload-threads=$t"
             start_ovs "$RUNS/s8-$t" hw true
+            objs0=$(appctl hw-model/objects model0; appctl hw-model/objects model1)
+            # Traffic all along: one UDP flow p1 -> p2 that no churned flow
+            # matches, 'BURST' frames every 10 ms.
+            ovs-ofctl add-flow br0 in_port=p1,udp,tp_dst=7,actions=output:p2
+            rm -f "$D/stop"
+            python3 "$PY" sender "$CTL" model0 32 "$D/stop" > "$D/sent" &
+            sender=$!
             rss0=$(rss)
             t0=$(date +%s.%N)
             rounds=""
@@ -935,12 +962,32 @@ if have 8; then
             done
             t1=$(date +%s.%N)
             rss1=$(rss)
+            touch "$D/stop"
+            wait $sender
             secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}')
             ops=$(awk -v n="$((2 * S8_N * S8_ROUNDS))" -v s="$secs" 'BEGIN {printf "%.0f", n / s}')
+            # Consistency: every frame of the sender left p2 once; the
+            # churned flows are gone from the datapath, the provider and
+            # the device; with the sender's flow gone too, the devices hold
+            # what they held before the first add.
+            sent=$(cat "$D/sent")
+            tx() { appctl hw-model/stats model1 | sed -n 's/^  tx: packets=\([0-9]*\) .*/\1/p'; }
+            for _ in $(seq 500); do [ "$(tx)" = "$sent" ] && break; sleep 0.02; done
             flows=$(appctl dpctl/show | sed -n 's/^ *flows: *//p')
+            rules=$(appctl netdev-hw/show p1 | sed -n 's/^ *offload: \([0-9]*\) rules.*/\1/p')
+            ovs-ofctl del-flows br0
+            appctl revalidator/purge
+            for _ in $(seq 500); do
+                [ "$(appctl hw-model/objects model0; appctl hw-model/objects model1)" = "$objs0" ] && break
+                sleep 0.02
+            done
+            objs=same
+            [ "$(appctl hw-model/objects model0; appctl hw-model/objects model1)" = "$objs0" ] || objs=DIFFERENT
             printf 'run threads=%s rep=%s secs=%s ops_per_s=%s flows_left=%s rss_kb=%s->%s (per round %s) %s\n' \
                 "$t" "$r" "$secs" "$ops" "$flows" "$rss0" "$rss1" "$rounds" \
                 "$(appctl netdev-hw/show p1 | sed -n 's/^ *offload: /p1 offload: /p')"
+            printf '    traffic: sent=%s out_p2=%s; left: dp flows=%s (the sender'"'"'s) p1 rules=%s; objects after purge: %s\n' \
+                "$sent" "$(tx)" "$flows" "$rules" "$objs"
             echo "$t $secs $ops $rss0 $rss1" >> "$OUT/s8.dat"
             stop_ovs
         done

@@ -108,6 +108,18 @@ elif [ "$system" = yes ]; then
     skipped=$(( skipped + $3 ))
 fi
 
+# Where each failed test failed, just above the summary: the end of a CI
+# log is often all there is to read.  OVS's tests count as failed only if
+# they failed their recheck too.
+tests=ovs-build/openvswitch/tests
+ovs_log=$tests/testsuite-ovs.log
+if [ -f "$tests/testsuite-recheck.log" ]; then
+    ovs_log=$tests/testsuite-recheck.log
+fi
+./tools/failure-digest.sh "$tests/testsuite-hw.log" "$ovs_log" \
+    ${asan_log:+"$asan_log"} \
+    ${system_log:+"$tests/system-hw-testsuite.log"} || true
+
 if [ "$asan" = yes ] || [ "$fuzz" = yes ] || [ "$system" = yes ]; then
     echo "make check: $(cat "$summary")"
 fi

@@ -237,8 +237,9 @@ hw_offload_put_failed(const struct netdev *netdev,
  * point to ('configured' false), and installs them again on the rebuilt
  * device afterwards ('configured' true).  The entries stay in the map
  * meanwhile, so that OVS, which knows nothing of this, still finds them;
- * a rule the new device refuses is dropped and recorded like a failed
- * put. */
+ * a rule the new device refuses is recorded like a failed put, and its
+ * entry keeps its counts without a rule until OVS puts the flow again
+ * (hw_offload_entry_to_software()). */
 static void
 hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
 {
@@ -268,7 +269,7 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
     } else if (!port->closing && netdev_hw_get_device(netdev, &dev)) {
         hw_offload_port_set_dev(port, &dev);
         n += hw_egress_port_up(netdev, &dev, &n_failed);
-        HMAP_FOR_EACH_SAFE (entry, node, &port->entries) {
+        HMAP_FOR_EACH (entry, node, &port->entries) {
             struct ds reason = DS_EMPTY_INITIALIZER;
             struct hw_rule rule;
             int error;
@@ -299,8 +300,9 @@ hw_offload_reconfigure_cb(struct netdev *netdev, bool configured)
                                           ds_cstr(&reason));
                 port->n_device_errors++;
                 HW_COVERAGE_INC(hw_offload_device_error);
-                hmap_remove(&port->entries, &entry->node);
-                hw_offload_entry_free(entry);
+                /* OVS still believes the flow offloaded: it goes on in
+                 * software with what its rule counted. */
+                hw_offload_entry_to_software(port, entry);
                 n_failed++;
             }
             ds_destroy(&reason);

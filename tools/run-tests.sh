@@ -35,6 +35,14 @@ count() {
     results "$1" "$2" | wc -l
 }
 
+# How many of the $2 tests selected for the run of log $1 have no result:
+# a testsuite that stopped early (a signal, a killed shell) says nothing
+# of the tests it did not reach, and they must not pass unnoticed.
+missing() {
+    got=$(results "$1" '(ok|FAILED|skipped|expected failure)' | wc -l)
+    echo $(( $2 > got ? $2 - got : 0 ))
+}
+
 run() {
     make --no-print-directory -C "$ovs_dir" check TESTSUITEFLAGS="$*"
 }
@@ -78,6 +86,19 @@ failed=$(( $(count "$tests/testsuite-hw.log" FAILED)
            + $(count "$tests/testsuite-ovs.log" FAILED) - rechecked ))
 skipped=$(( $(count "$tests/testsuite-hw.log" skipped)
             + $(count "$tests/testsuite-ovs.log" skipped) ))
+
+# HW_TESTSUITEFLAGS may select fewer of the plugin's tests (-k).
+not_run=$(missing "$tests/testsuite-ovs.log" $(echo $up_nums | wc -w))
+if [ -z "$hw_flags" ]; then
+    not_run=$(( not_run + $(missing "$tests/testsuite-hw.log" \
+                                     $(echo $hw_nums | wc -w)) ))
+fi
+if [ "$not_run" -gt 0 ]; then
+    echo "$not_run tests did not run: a testsuite stopped early; they" \
+         "count as failed"
+    failed=$(( failed + not_run ))
+    status=1
+fi
 echo "$passed passed, $failed failed, $skipped skipped" \
     | tee "$tests/testsuite-summary.txt"
 exit $status

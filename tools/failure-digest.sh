@@ -26,8 +26,11 @@ for log in "$@"; do
             /^(ovsdb-server|ovs-vswitchd)\.log:$/ || index($0, start) == 1 {
                 exit
             }
-            (index($0, where) == 1 && where !~ /ovs-macros/) \
-                || / waiting until / {
+            / waiting until / { waiting = $0 }
+            / wait failed after / { text[0] = waiting; text[1] = $0; n = 2
+                                    waited = 1 }
+            waited { next }
+            index($0, where) == 1 && where !~ /ovs-macros/ {
                 n = 0; delete text
             }
             n < max { text[n++] = $0 }

@@ -30,6 +30,7 @@
 #include "hw-translate.h"
 #include "hw-tx-push.h"
 #include "netdev-hw-qos.h"
+#include "netdev-hw.h"
 #include "openvswitch/vlog.h"
 #include "util.h"
 
@@ -251,4 +252,23 @@ netdev_hw_rxq_drain(struct netdev_rxq *rxq)
         }
     }
     return 0;
+}
+
+/* The RSS QP of 'type' that a partial rule of the offload provider
+ * delivers to, while the port is configured. */
+struct ibv_qp *
+netdev_hw_rss_qp(const struct netdev *netdev, enum hw_rss_type type)
+{
+    struct netdev_hw *dev;
+    struct ibv_qp *qp;
+
+    if (!netdev_is_hw(netdev) || (int) type < 0 || type >= HW_N_RSS_TYPES) {
+        return NULL;
+    }
+    dev = netdev_hw_cast(netdev);
+
+    ovs_mutex_lock(&dev->mutex);
+    qp = dev->configured ? dev->rss_qps[type] : NULL;
+    ovs_mutex_unlock(&dev->mutex);
+    return qp;
 }

@@ -1417,23 +1417,6 @@ netdev_hw_get_device(const struct netdev *netdev,
     return ok;
 }
 
-struct ibv_qp *
-netdev_hw_rss_qp(const struct netdev *netdev, enum hw_rss_type type)
-{
-    struct netdev_hw *dev;
-    struct ibv_qp *qp;
-
-    if (!netdev_is_hw(netdev) || (int) type < 0 || type >= HW_N_RSS_TYPES) {
-        return NULL;
-    }
-    dev = netdev_hw_cast(netdev);
-
-    ovs_mutex_lock(&dev->mutex);
-    qp = dev->configured ? dev->rss_qps[type] : NULL;
-    ovs_mutex_unlock(&dev->mutex);
-    return qp;
-}
-
 void
 netdev_hw_format(const struct netdev *netdev, struct ds *ds)
 {

@@ -417,12 +417,12 @@ test_fdb_pipeline(void)
 
     stage_rule(&stage);
     CHECK_ERR(hw_flow_install(&dev, NULL, &stage, &stage_flow, &reason), 0);
-    CHECK_EQ(stage_flow.n_ct_misses, 2);
-    CHECK_EQ(stage_flow.dr->level, NETDEV_HW_FLOW_LEVEL);
+    CHECK_EQ(stage_flow.extra->n_ct_misses, 2);
+    CHECK_EQ(hw_flow_level(&stage_flow), NETDEV_HW_FLOW_LEVEL);
     post_rule(&post, 0);
     post.fate_vports[0] = 2;            /* VF1. */
     CHECK_ERR(hw_flow_install(&dev, NULL, &post, &post_flow, &reason), 0);
-    CHECK_EQ(post_flow.dr->level, HW_LEVEL_POST_CT);
+    CHECK_EQ(hw_flow_level(&post_flow), HW_LEVEL_POST_CT);
     install_conn(&dev, "10.0.0.1", "10.0.0.2", 1234, 80,
                  CS_TRACKED | CS_ESTABLISHED, &conn);
     install_conn(&dev, "10.0.0.1", "10.0.0.2", 1235, 80,
@@ -450,15 +450,15 @@ test_fdb_pipeline(void)
     f = tcp_frame("10.0.0.1", "10.0.0.2", 1236, 80, TCP_ACK);
     CHECK_ERR(hw_model_receive("model96/vf0", packet_from(f, 0)), ENOENT);
     free(f);
-    CHECK_EQ(dr_packets(&dev, &stage_flow.ct_misses[0]), 2);
-    CHECK_EQ(dr_packets(&dev, &stage_flow.ct_misses[1]), 0);
+    CHECK_EQ(dr_packets(&dev, &stage_flow.extra->ct_misses[0]), 2);
+    CHECK_EQ(dr_packets(&dev, &stage_flow.extra->ct_misses[1]), 0);
 
     /* A new connection: the post-conntrack table misses. */
     f = tcp_frame("10.0.0.1", "10.0.0.2", 1235, 80, TCP_ACK);
     CHECK_ERR(hw_model_receive("model96/vf0", packet_from(f, 0)), ENOENT);
     free(f);
     CHECK_EQ(dr_packets(&dev, &conn_new), 1);
-    CHECK_EQ(dr_packets(&dev, &stage_flow.ct_misses[1]), 1);
+    CHECK_EQ(dr_packets(&dev, &stage_flow.extra->ct_misses[1]), 1);
     CHECK_EQ(vf1.n, 0);
     CHECK_EQ(flow_packets(&dev, &stage_flow), 3);
 

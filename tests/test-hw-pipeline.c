@@ -285,9 +285,8 @@ test_actions_shared(void)
     CHECK_STR(ds_cstr(&s),
               "  action #1: nic_tx reformat, 2 users\n"
               "  action #2: nic_tx reformat, 1 users\n"
-              "  action #3: nic_rx tag, 1 users\n"
-              "  action #4: nic_tx tag, 1 users\n"
-              "  action #5: nic_rx modify_header, 1 users\n"
+              "  action #3: nic_rx modify_header, 1 users\n"
+              "  tags: 2\n"
               "  counters: 2\n");
     ds_destroy(&s);
 

@@ -484,26 +484,164 @@ hw_flow_dr_read(const struct netdev_hw_device *dev,
     return dev->ops->dr_counter_query(flow->counter, packets, bytes);
 }
 
-void
-hw_flow_dr_format(const struct hw_flow_dr *flow, const struct hw_rule *rule,
-                  struct ds *s)
+/* Appends the matcher 'm' of a rule in the table of 'level' and what the
+ * rule 'rule' matches there to 's'. */
+static void
+hw_flow_dr_format_match(const struct hw_pipe_matcher *m, uint32_t level,
+                        const struct hw_rule *rule, struct ds *s)
 {
     struct ds reason = DS_EMPTY_INITIALIZER;
     struct hw_dr_match mask, value;
 
-    if (!flow->matcher) {
-        return;
-    }
-    hw_pipe_matcher_format(flow->matcher, s);
-    if (!hw_encode_dr_match(rule, !flow->level, &mask, &value, &reason)) {
+    hw_pipe_matcher_format(m, s);
+    if (!hw_encode_dr_match(rule, !level, &mask, &value, &reason)) {
         ds_put_char(s, ' ');
         hw_dr_match_format(&mask, &value, s);
     }
     ds_destroy(&reason);
     ds_put_cstr(s, " actions");
+}
+
+/* Appends " ACTION" for the action 'a' of a rule made from 'rule': a tag
+ * with its value, which is the rule's own. */
+static void
+hw_flow_dr_format_action(const struct hw_pipe_action *a,
+                         const struct hw_rule *rule, struct ds *s)
+{
+    ds_put_char(s, ' ');
+    if (hw_pipe_action_type(a) == HW_DR_ACTION_TAG) {
+        ds_put_format(s, "tag(%"PRIu32")", rule->tag);
+    } else {
+        hw_pipe_action_format(a, s);
+    }
+}
+
+void
+hw_flow_dr_format(const struct hw_flow_dr *flow, const struct hw_rule *rule,
+                  struct ds *s)
+{
+    if (!flow->matcher) {
+        return;
+    }
+    hw_flow_dr_format_match(flow->matcher, flow->level, rule, s);
     for (size_t i = 0; i < flow->n_actions; i++) {
-        ds_put_char(s, ' ');
-        hw_pipe_action_format(flow->actions[i], s);
+        hw_flow_dr_format_action(flow->actions[i], rule, s);
+    }
+}
+
+bool
+hw_flow_dr_compact(struct hw_pipeline *p, struct hw_flow_dr *flow,
+                   struct hw_flow_dr_compact *c)
+{
+    struct hw_pipe_action *tag = NULL, *counter = NULL;
+    struct hw_pipe_action *before = NULL, *fate = NULL;
+
+    if (flow->n_dests || flow->geneve_opt || !flow->rule) {
+        return false;
+    }
+    /* The order is kept: 'before', the tag, the counter, 'fate'. */
+    for (size_t i = 0; i < flow->n_actions; i++) {
+        struct hw_pipe_action *a = flow->actions[i];
+        enum hw_dr_action_type type = hw_pipe_action_type(a);
+
+        if (type == HW_DR_ACTION_TAG) {
+            if (tag || counter || fate) {
+                return false;
+            }
+            tag = a;
+        } else if (type == HW_DR_ACTION_COUNTER) {
+            if (counter || fate) {
+                return false;
+            }
+            counter = a;
+        } else if (type == HW_DR_ACTION_FLOW_METER || fate) {
+            return false;
+        } else if (!before && !tag && !counter) {
+            before = a;
+        } else {
+            fate = a;
+        }
+    }
+    if (!counter != !flow->counter) {
+        return false;
+    }
+    c->matcher = flow->matcher;
+    c->before = before;
+    c->fate = fate;
+    c->tag_action = tag ? hw_pipeline_action_unwrap(p, tag) : NULL;
+    c->counter_action = counter ? hw_pipeline_action_unwrap(p, counter) : NULL;
+    c->counter = flow->counter;
+    c->rule = flow->rule;
+    memset(flow, 0, sizeof *flow);
+    return true;
+}
+
+void
+hw_flow_dr_uncompact(struct hw_pipeline *p, struct hw_flow_dr_compact *c,
+                     struct hw_flow_dr *flow)
+{
+    memset(flow, 0, sizeof *flow);
+    flow->matcher = c->matcher;
+    if (c->before) {
+        flow->actions[flow->n_actions++] = c->before;
+    }
+    if (c->tag_action) {
+        flow->actions[flow->n_actions++] = hw_pipeline_action_wrap(
+            p, c->matcher, HW_DR_ACTION_TAG, c->tag_action);
+    }
+    if (c->counter_action) {
+        flow->actions[flow->n_actions++] = hw_pipeline_action_wrap(
+            p, c->matcher, HW_DR_ACTION_COUNTER, c->counter_action);
+    }
+    if (c->fate) {
+        flow->actions[flow->n_actions++] = c->fate;
+    }
+    flow->counter = c->counter;
+    flow->rule = c->rule;
+    flow->level = c->matcher ? hw_pipe_matcher_level(c->matcher) : 0;
+    memset(c, 0, sizeof *c);
+}
+
+/* Reads 'counter' of a rule kept in less memory, if it has one. */
+static int
+hw_flow_dr_counter_read(const struct netdev_hw_device *dev,
+                        struct mlx5dv_devx_obj *counter,
+                        uint64_t *packets, uint64_t *bytes)
+{
+    *packets = *bytes = 0;
+    return (counter
+            ? dev->ops->dr_counter_query(counter, packets, bytes)
+            : EOPNOTSUPP);
+}
+
+int
+hw_flow_dr_compact_read(const struct netdev_hw_device *dev,
+                        const struct hw_flow_dr_compact *c,
+                        uint64_t *packets, uint64_t *bytes)
+{
+    return hw_flow_dr_counter_read(dev, c->counter, packets, bytes);
+}
+
+void
+hw_flow_dr_compact_format(const struct hw_flow_dr_compact *c,
+                          const struct hw_rule *rule, struct ds *s)
+{
+    if (!c->matcher) {
+        return;
+    }
+    hw_flow_dr_format_match(c->matcher, hw_pipe_matcher_level(c->matcher),
+                            rule, s);
+    if (c->before) {
+        hw_flow_dr_format_action(c->before, rule, s);
+    }
+    if (c->tag_action) {
+        ds_put_format(s, " tag(%"PRIu32")", rule->tag);
+    }
+    if (c->counter_action) {
+        ds_put_cstr(s, " counter");
+    }
+    if (c->fate) {
+        hw_flow_dr_format_action(c->fate, rule, s);
     }
 }
 
@@ -573,8 +711,5 @@ hw_flow_dr_small_read(const struct netdev_hw_device *dev,
                       const struct hw_flow_dr_small *small,
                       uint64_t *packets, uint64_t *bytes)
 {
-    *packets = *bytes = 0;
-    return (small->counter
-            ? dev->ops->dr_counter_query(small->counter, packets, bytes)
-            : EOPNOTSUPP);
+    return hw_flow_dr_counter_read(dev, small->counter, packets, bytes);
 }

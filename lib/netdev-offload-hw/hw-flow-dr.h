@@ -78,6 +78,20 @@ struct hw_flow_dr_small {
     struct mlx5dv_dr_rule *rule;
 };
 
+/* An installed rule in less memory again, for the usual rule of an
+ * offloaded flow: its own tag and counter actions without their wrappers,
+ * between at most one shared action before them and one after (the
+ * fate).  It is kept in struct hw_flow itself. */
+struct hw_flow_dr_compact {
+    struct hw_pipe_matcher *matcher;
+    struct hw_pipe_action *before;      /* A shared action, or NULL. */
+    struct hw_pipe_action *fate;        /* A shared action, or NULL. */
+    struct mlx5dv_dr_action *tag_action;
+    struct mlx5dv_dr_action *counter_action;
+    struct mlx5dv_devx_obj *counter;
+    struct mlx5dv_dr_rule *rule;
+};
+
 /* Installs 'rule' in the table of 'level' of the pipeline 'p' of 'dev',
  * delivering to 'dest' (an RSS QP of the port) if its fate is RSS.
  * Returns 0, or a positive errno value with the failed step appended to
@@ -139,6 +153,23 @@ bool hw_flow_dr_shrink(struct hw_pipeline *p, struct hw_flow_dr *flow,
  * for hw_flow_dr_uninstall(). */
 void hw_flow_dr_expand(struct hw_pipeline *p, struct hw_flow_dr_small *small,
                        uint32_t level, struct hw_flow_dr *flow);
+
+/* Moves the installed 'flow' into 'c' and returns true, or returns false
+ * and leaves 'flow' as it was if it does not fit (a DEST_ARRAY, a meter, a
+ * Geneve option, more shared actions). */
+bool hw_flow_dr_compact(struct hw_pipeline *p, struct hw_flow_dr *flow,
+                        struct hw_flow_dr_compact *c);
+
+/* Moves 'c' back into 'flow', e.g. for its uninstall. */
+void hw_flow_dr_uncompact(struct hw_pipeline *p, struct hw_flow_dr_compact *c,
+                          struct hw_flow_dr *flow);
+
+/* hw_flow_dr_read() and hw_flow_dr_format() of 'c'. */
+int hw_flow_dr_compact_read(const struct netdev_hw_device *dev,
+                            const struct hw_flow_dr_compact *c,
+                            uint64_t *packets, uint64_t *bytes);
+void hw_flow_dr_compact_format(const struct hw_flow_dr_compact *c,
+                               const struct hw_rule *rule, struct ds *s);
 
 /* hw_flow_dr_read() of 'small'. */
 int hw_flow_dr_small_read(const struct netdev_hw_device *dev,

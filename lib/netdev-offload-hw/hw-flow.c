@@ -25,6 +25,7 @@
 #include "hw-encode.h"
 #include "hw-flow-dr.h"
 #include "hw-offload-meter.h"
+#include "hw-pipeline.h"
 #include "hw-rule.h"
 #include "hw-stale.h"
 #include "hw-translate.h"
@@ -71,6 +72,44 @@ hw_flow_reformat_type(enum hw_reformat_type type,
     }
 }
 
+/* Keeps the rule 'full' just installed in 'flow', in its compact form if it
+ * fits. */
+static void
+hw_flow_keep_dr(struct hw_flow *flow, struct hw_flow_dr *full)
+{
+    if (!hw_flow_dr_compact(flow->pipeline, full, &flow->compact)) {
+        flow->dr = xmemdup(full, sizeof *full);
+    }
+}
+
+/* The extra members of 'flow', allocated on first use. */
+static struct hw_flow_extra *
+hw_flow_extra(struct hw_flow *flow)
+{
+    if (!flow->extra) {
+        flow->extra = xzalloc(sizeof *flow->extra);
+    }
+    return flow->extra;
+}
+
+/* Frees the extra members of 'flow', which must hold no object any more.
+ * What the stage's misses sent back to software is taken off the final
+ * counts first: the rule's counter counted those packets too. */
+static void
+hw_flow_extra_free(struct hw_flow *flow)
+{
+    struct hw_flow_extra *x = flow->extra;
+
+    if (x) {
+        ovs_assert(!x->root_jump && !x->ct_misses && !x->ct_restore
+                   && !x->meter);
+        flow->final_packets -= MIN(flow->final_packets, x->ct_miss_packets);
+        flow->final_bytes -= MIN(flow->final_bytes, x->ct_miss_bytes);
+        free(x);
+        flow->extra = NULL;
+    }
+}
+
 /* Destroys the stage misses of 'flow', keeping what they counted.  A miss
  * the device refuses to destroy is hw-stale's (it counts nothing for the
  * flow any more). */
@@ -78,8 +117,10 @@ static void
 hw_flow_release_ct_misses(const struct netdev_hw_device *dev,
                           struct hw_flow *flow)
 {
-    for (size_t i = 0; dev && i < flow->n_ct_misses; i++) {
-        struct hw_flow_dr *miss = &flow->ct_misses[i];
+    struct hw_flow_extra *x = flow->extra;
+
+    for (size_t i = 0; dev && i < x->n_ct_misses; i++) {
+        struct hw_flow_dr *miss = &x->ct_misses[i];
         const char *step = NULL;
         int error;
 
@@ -88,19 +129,19 @@ hw_flow_release_ct_misses(const struct netdev_hw_device *dev,
         }
         error = hw_flow_dr_uninstall(flow->pipeline, dev, miss, &step);
         if (miss->final_valid && i < HW_N_CT_PLAIN_MISSES) {
-            flow->ct_miss_packets += miss->final_packets;
-            flow->ct_miss_bytes += miss->final_bytes;
+            x->ct_miss_packets += miss->final_packets;
+            x->ct_miss_bytes += miss->final_bytes;
         }
         if (error) {
             hw_stale_add_dr(flow->pipeline, dev, miss, step, error);
         }
     }
-    free(flow->ct_misses);
-    flow->ct_misses = NULL;
-    flow->n_ct_misses = 0;
+    free(x->ct_misses);
+    x->ct_misses = NULL;
+    x->n_ct_misses = 0;
     /* After its restore misses: no packet gets its tag any more. */
-    hw_ct_restore_stage_del(flow->ct_restore);
-    flow->ct_restore = NULL;
+    hw_ct_restore_stage_del(x->ct_restore);
+    x->ct_restore = NULL;
 }
 
 /* The root rule that sends the packets of 'rule' to the flow table: the
@@ -131,19 +172,18 @@ static void
 hw_flow_release_root_jump(const struct netdev_hw_device *dev,
                           struct hw_flow *flow)
 {
+    struct hw_flow_dr *jump = flow->extra->root_jump;
     const char *step = NULL;
     int error;
 
-    if (dev && (flow->root_jump->rule || flow->root_jump->matcher)) {
-        error = hw_flow_dr_uninstall(flow->pipeline, dev, flow->root_jump,
-                                     &step);
+    if (dev && (jump->rule || jump->matcher)) {
+        error = hw_flow_dr_uninstall(flow->pipeline, dev, jump, &step);
         if (error) {
-            hw_stale_add_dr(flow->pipeline, dev, flow->root_jump, step,
-                            error);
+            hw_stale_add_dr(flow->pipeline, dev, jump, step, error);
         }
     }
-    free(flow->root_jump);
-    flow->root_jump = NULL;
+    free(jump);
+    flow->extra->root_jump = NULL;
 }
 
 /* hw_flow_destroy__() for a rule in the pipeline of tables. */
@@ -153,12 +193,20 @@ hw_flow_destroy_dr(const struct netdev_hw_device *dev, struct hw_flow *flow,
 {
     int error = 0;
 
-    if (flow->root_jump) {
+    if (flow->extra && flow->extra->root_jump) {
         hw_flow_release_root_jump(dev, flow);
     }
-    if (flow->ct_misses) {
+    if (flow->extra && flow->extra->ct_misses) {
         /* Before the stage that sends packets to them goes. */
         hw_flow_release_ct_misses(dev, flow);
+    }
+    if (!flow->dr && dev) {
+        /* The uninstall, and hw-stale if it fails, take the full form. */
+        struct hw_flow_dr_compact c = flow->compact;
+
+        memset(&flow->compact, 0, sizeof flow->compact);
+        flow->dr = xmalloc(sizeof *flow->dr);
+        hw_flow_dr_uncompact(flow->pipeline, &c, flow->dr);
     }
     if (dev) {
         error = hw_flow_dr_uninstall(flow->pipeline, dev, flow->dr, stepp);
@@ -170,11 +218,15 @@ hw_flow_destroy_dr(const struct netdev_hw_device *dev, struct hw_flow *flow,
             return error;
         }
     }
-    /* After the rule that jumps to its meter. */
-    hw_offload_meter_release(dev, flow->meter);
-    flow->meter = NULL;
+    if (flow->extra) {
+        /* After the rule that jumps to its meter. */
+        hw_offload_meter_release(dev, flow->extra->meter);
+        flow->extra->meter = NULL;
+        hw_flow_extra_free(flow);
+    }
     free(flow->dr);
     flow->dr = NULL;
+    memset(&flow->compact, 0, sizeof flow->compact);
     flow->pipeline = NULL;
     return error;
 }
@@ -192,7 +244,7 @@ hw_flow_destroy__(const struct netdev_hw_device *dev, struct hw_flow *flow,
     int retval = 0;
     int error;
 
-    if (flow->dr) {
+    if (flow->pipeline) {
         return hw_flow_destroy_dr(dev, flow, stepp);
     }
     if (!dev) {
@@ -271,6 +323,7 @@ hw_flow_install_ct_misses(const struct netdev_hw_device *dev,
                           struct ibv_qp *dest, const struct hw_rule *rule,
                           struct hw_flow *flow, struct ds *reason)
 {
+    struct hw_flow_extra *x = hw_flow_extra(flow);
     struct hw_rule misses[HW_MAX_CT_MISSES];
     uint32_t levels[HW_MAX_CT_MISSES];
     size_t n;
@@ -279,16 +332,16 @@ hw_flow_install_ct_misses(const struct netdev_hw_device *dev,
          : hw_translate_ct_misses(rule, misses, levels));
     if (rule->ct_nat) {
         /* Before any packet can get its restore tag. */
-        flow->ct_restore = hw_ct_restore_stage_add(rule->tag,
+        x->ct_restore = hw_ct_restore_stage_add(rule->tag,
                                                    rule->ct_recirc,
                                                    rule->ct_zone);
     }
-    flow->ct_misses = xcalloc(n, sizeof *flow->ct_misses);
-    flow->n_ct_misses = n;
+    x->ct_misses = xcalloc(n, sizeof *x->ct_misses);
+    x->n_ct_misses = n;
     for (size_t i = 0; i < n; i++) {
         int error = hw_flow_dr_install_at(flow->pipeline, dev, levels[i],
                                           HW_PRIO_PIPELINE_JUMP, dest,
-                                          &misses[i], &flow->ct_misses[i],
+                                          &misses[i], &x->ct_misses[i],
                                           reason);
         if (error) {
             ds_put_cstr(reason, " (stage miss)");
@@ -306,6 +359,7 @@ hw_flow_install_fdb(const struct netdev_hw_device *dev,
 {
     uint32_t level = (rule->table == HW_TABLE_POST_CT
                       ? HW_LEVEL_POST_CT : NETDEV_HW_FLOW_LEVEL);
+    struct hw_flow_dr full;
     int error;
 
     if (!dev->fdb_pipeline) {
@@ -319,24 +373,25 @@ hw_flow_install_fdb(const struct netdev_hw_device *dev,
             goto error;
         }
     }
-    flow->dr = xzalloc(sizeof *flow->dr);
     error = (rule->meter
              ? hw_offload_meter_install(dev, dev->fdb_pipeline, level, rule,
-                                        flow->dr, &flow->meter, reason)
+                                        &full, &hw_flow_extra(flow)->meter,
+                                        reason)
              : hw_flow_dr_install(dev->fdb_pipeline, dev, level, NULL, rule,
-                                  flow->dr, reason));
+                                  &full, reason));
     if (error) {
-        free(flow->dr);
-        flow->dr = NULL;
         goto error;
     }
+    hw_flow_keep_dr(flow, &full);
     flow->counted = rule->count;
     return 0;
 
 error:
-    if (flow->ct_misses) {
+    if (flow->extra && flow->extra->ct_misses) {
         hw_flow_release_ct_misses(dev, flow);
     }
+    free(flow->extra);
+    flow->extra = NULL;
     flow->pipeline = NULL;
     return error;
 }
@@ -349,6 +404,7 @@ hw_flow_install_dr(const struct netdev_hw_device *dev, struct ibv_qp *dest,
 {
     uint32_t level = (rule->table == HW_TABLE_POST_CT
                       ? HW_LEVEL_POST_CT : NETDEV_HW_FLOW_LEVEL);
+    struct hw_flow_dr full;
     int error;
 
     flow->pipeline = dev->pipeline;
@@ -358,36 +414,37 @@ hw_flow_install_dr(const struct netdev_hw_device *dev, struct ibv_qp *dest,
             goto error;
         }
     }
-    flow->dr = xzalloc(sizeof *flow->dr);
-    error = hw_flow_dr_install(dev->pipeline, dev, level, dest, rule,
-                               flow->dr, reason);
+    error = hw_flow_dr_install(dev->pipeline, dev, level, dest, rule, &full,
+                               reason);
     if (error) {
-        free(flow->dr);
-        flow->dr = NULL;
         goto error;
     }
+    hw_flow_keep_dr(flow, &full);
     flow->counted = rule->count;
     if (rule->root_jump) {
         /* After the rule, so that no packet jumps to a table without it. */
         struct hw_rule jump;
 
+        struct hw_flow_extra *x = hw_flow_extra(flow);
+
         hw_flow_root_jump_rule(rule, &jump);
-        flow->root_jump = xzalloc(sizeof *flow->root_jump);
+        x->root_jump = xzalloc(sizeof *x->root_jump);
         error = hw_flow_dr_install_at(dev->pipeline, dev, 0,
                                       hw_rule_priority(rule), NULL, &jump,
-                                      flow->root_jump, reason);
+                                      x->root_jump, reason);
         if (error) {
             const char *step = NULL;
             int error2;
 
             ds_put_cstr(reason, " (root jump)");
-            free(flow->root_jump);
-            flow->root_jump = NULL;
+            free(x->root_jump);
+            x->root_jump = NULL;
             error2 = hw_flow_destroy_dr(dev, flow, &step);
             if (error2) {
                 hw_stale_add_dr(dev->pipeline, dev, flow->dr, step, error2);
                 free(flow->dr);
                 flow->dr = NULL;
+                hw_flow_extra_free(flow);
             }
             return error;
         }
@@ -395,9 +452,11 @@ hw_flow_install_dr(const struct netdev_hw_device *dev, struct ibv_qp *dest,
     return 0;
 
 error:
-    if (flow->ct_misses) {
+    if (flow->extra && flow->extra->ct_misses) {
         hw_flow_release_ct_misses(dev, flow);
     }
+    free(flow->extra);
+    flow->extra = NULL;
     flow->pipeline = NULL;
     return error;
 }
@@ -512,7 +571,32 @@ hw_flow_uninstall(const struct netdev_hw_device *dev, struct hw_flow *flow,
 bool
 hw_flow_has_rule(const struct hw_flow *flow)
 {
-    return flow->dr ? flow->dr->rule != NULL : flow->flow != NULL;
+    return (!flow->pipeline ? flow->flow != NULL
+            : flow->dr ? flow->dr->rule != NULL
+            : flow->compact.rule != NULL);
+}
+
+uint32_t
+hw_flow_level(const struct hw_flow *flow)
+{
+    const struct hw_pipe_matcher *m = flow->compact.matcher;
+
+    return (!flow->pipeline ? 0
+            : flow->dr ? flow->dr->level
+            : m ? hw_pipe_matcher_level(m)
+            : 0);
+}
+
+void
+hw_flow_forget_objects(struct hw_flow *flow)
+{
+    flow->flow = NULL;
+    flow->reformat = NULL;
+    flow->counters = NULL;
+    flow->dr = NULL;
+    memset(&flow->compact, 0, sizeof flow->compact);
+    flow->pipeline = NULL;
+    flow->extra = NULL;
 }
 
 int
@@ -526,22 +610,26 @@ hw_flow_read(const struct netdev_hw_device *dev, const struct hw_flow *flow,
     if (!flow->counted) {
         return EOPNOTSUPP;
     }
-    if (flow->dr && !flow->uninstalled) {
-        uint64_t miss_packets = flow->ct_miss_packets;
-        uint64_t miss_bytes = flow->ct_miss_bytes;
+    if (flow->pipeline && !flow->uninstalled) {
+        const struct hw_flow_extra *x = flow->extra;
+        uint64_t miss_packets = x ? x->ct_miss_packets : 0;
+        uint64_t miss_bytes = x ? x->ct_miss_bytes : 0;
+        size_t n_misses = x ? MIN(x->n_ct_misses, HW_N_CT_PLAIN_MISSES) : 0;
 
         /* The misses first: a packet they count was counted by the stage
          * before, so the difference never goes below the truth. */
-        for (size_t i = 0; i < MIN(flow->n_ct_misses, HW_N_CT_PLAIN_MISSES);
-             i++) {
+        for (size_t i = 0; i < n_misses; i++) {
             uint64_t p, b;
 
-            if (!hw_flow_dr_read(dev, &flow->ct_misses[i], &p, &b)) {
+            if (!hw_flow_dr_read(dev, &x->ct_misses[i], &p, &b)) {
                 miss_packets += p;
                 miss_bytes += b;
             }
         }
-        error = hw_flow_dr_read(dev, flow->dr, packets, bytes);
+        error = (flow->dr
+                 ? hw_flow_dr_read(dev, flow->dr, packets, bytes)
+                 : hw_flow_dr_compact_read(dev, &flow->compact, packets,
+                                           bytes));
         if (!error) {
             *packets -= MIN(*packets, miss_packets);
             *bytes -= MIN(*bytes, miss_bytes);
@@ -554,8 +642,11 @@ hw_flow_read(const struct netdev_hw_device *dev, const struct hw_flow *flow,
         }
         *packets = flow->final_packets;
         *bytes = flow->final_bytes;
-        *packets -= MIN(*packets, flow->ct_miss_packets);
-        *bytes -= MIN(*bytes, flow->ct_miss_bytes);
+        if (flow->extra) {
+            /* Uninstalled, but the device refused to destroy the rule. */
+            *packets -= MIN(*packets, flow->extra->ct_miss_packets);
+            *bytes -= MIN(*bytes, flow->extra->ct_miss_bytes);
+        }
         return 0;
     }
 
@@ -576,17 +667,23 @@ hw_flow_format(const struct hw_flow *flow, const struct hw_rule *rule,
     uint64_t attr_stub[1024 / 8];
     struct ofpbuf attr;
 
-    if (flow->dr) {
-        hw_flow_dr_format(flow->dr, rule, s);
-        hw_offload_meter_format(flow->meter, s);
-        if (flow->root_jump) {
+    if (flow->pipeline) {
+        const struct hw_flow_extra *x = flow->extra;
+
+        if (flow->dr) {
+            hw_flow_dr_format(flow->dr, rule, s);
+        } else {
+            hw_flow_dr_compact_format(&flow->compact, rule, s);
+        }
+        hw_offload_meter_format(hw_flow_meter(flow), s);
+        if (x && x->root_jump) {
             struct hw_rule jump;
 
             hw_flow_root_jump_rule(rule, &jump);
             ds_put_cstr(s, "; root jump ");
-            hw_flow_dr_format(flow->root_jump, &jump, s);
+            hw_flow_dr_format(x->root_jump, &jump, s);
         }
-        if (flow->ct_misses) {
+        if (x && x->ct_misses) {
             struct hw_rule misses[HW_MAX_CT_MISSES];
             uint32_t levels[HW_MAX_CT_MISSES];
 
@@ -595,9 +692,9 @@ hw_flow_format(const struct hw_flow *flow, const struct hw_rule *rule,
             } else {
                 hw_translate_ct_misses(rule, misses, levels);
             }
-            for (size_t i = 0; i < flow->n_ct_misses; i++) {
+            for (size_t i = 0; i < x->n_ct_misses; i++) {
                 ds_put_cstr(s, "; miss ");
-                hw_flow_dr_format(&flow->ct_misses[i], &misses[i], s);
+                hw_flow_dr_format(&x->ct_misses[i], &misses[i], s);
             }
         }
         return;

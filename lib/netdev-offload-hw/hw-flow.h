@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <infiniband/verbs.h>
+#include "hw-flow-dr.h"
 #include "openvswitch/ofpbuf.h"
 
 struct ds;
@@ -44,27 +45,9 @@ struct hw_pipeline;
 struct hw_rule;
 struct netdev_hw_device;
 
-struct hw_flow {
-    struct ibv_counters *counters;      /* NULL if the rule counts nothing. */
-    struct ibv_flow_action *reformat;   /* Tunnel reformat, NULL if none. */
-    struct ibv_flow *flow;              /* The steering rule. */
-
-    /* The ibv_flow_attr buffer handed to create_flow() is not kept (it
-     * would be most of the plugin's memory per flow): hw_flow_format()
-     * encodes it again from the rule, with the same handles and port. */
-    uint8_t port_num;
-    struct ibv_qp *dest;                /* The QP the rule delivers to. */
-
-    /* Counter values read by hw_flow_uninstall() after the steering rule
-     * was destroyed and before its counters were, so that no packet counted
-     * by the device is lost to the caller's final statistics. */
-    bool counted;                       /* The rule had counters. */
-
-    /* A receive rule on a port with a pipeline of tables (the device's
-     * 'pipeline') goes to the port's flow table there instead, and 'dr'
-     * holds it; the verbs members above stay empty. */
-    struct hw_pipeline *pipeline;
-    struct hw_flow_dr *dr;
+/* What only some rules of the pipeline of tables hold, allocated with the
+ * first of them, so that the usual rule does not pay for it. */
+struct hw_flow_extra {
     struct hw_flow_dr *root_jump;       /* A rule with 'root_jump': its
                                          * jump from the root, NULL if
                                          * none. */
@@ -81,11 +64,55 @@ struct hw_flow {
                                          * (hw-offload-meter.h). */
     uint64_t ct_miss_packets;           /* What destroyed misses counted. */
     uint64_t ct_miss_bytes;
-    bool uninstalled;
-    bool final_valid;                   /* The final read succeeded. */
+};
+
+/* There is one per offloaded flow: a union of what verbs and the pipeline
+ * of tables hold, and members in an order that leaves no holes. */
+struct hw_flow {
+    union {
+        /* A verbs rule: 'pipeline' is NULL. */
+        struct {
+            struct ibv_counters *counters;  /* NULL if the rule counts
+                                             * nothing. */
+            struct ibv_flow_action *reformat;   /* Tunnel reformat, NULL
+                                                 * if none. */
+            struct ibv_flow *flow;          /* The steering rule. */
+        };
+
+        /* A receive rule on a port with a pipeline of tables (the device's
+         * 'pipeline') goes to the port's flow table there instead: 'dr'
+         * holds it, or, if it fits (most do), 'compact' and 'dr' is
+         * NULL. */
+        struct {
+            struct hw_flow_dr *dr;
+            struct hw_flow_dr_compact compact;
+        };
+    };
+    struct ibv_qp *dest;                /* The QP the rule delivers to. */
+    struct hw_pipeline *pipeline;
+    struct hw_flow_extra *extra;        /* NULL if the rule has none. */
+
+    /* Counter values read by hw_flow_uninstall() after the steering rule
+     * was destroyed and before its counters were, so that no packet counted
+     * by the device is lost to the caller's final statistics. */
     uint64_t final_packets;
     uint64_t final_bytes;
+
+    /* The ibv_flow_attr buffer handed to create_flow() is not kept (it
+     * would be most of the plugin's memory per flow): hw_flow_format()
+     * encodes it again from the rule, with the same handles and port. */
+    uint8_t port_num;
+    bool counted;                       /* The rule had counters. */
+    bool uninstalled;
+    bool final_valid;                   /* The final read succeeded. */
 };
+
+/* The meter of a metered FDB rule, or NULL. */
+static inline struct hw_meter_flow *
+hw_flow_meter(const struct hw_flow *flow)
+{
+    return flow->extra ? flow->extra->meter : NULL;
+}
 
 /* Installs 'rule' on 'dev' with destination 'dest' (an RSS QP of the port)
  * and fills 'flow' with the objects created.  Returns 0 on success.  On
@@ -112,6 +139,14 @@ int hw_flow_uninstall(const struct netdev_hw_device *dev,
 
 /* Whether the steering rule of 'flow' (verbs or dr) is in the device. */
 bool hw_flow_has_rule(const struct hw_flow *);
+
+/* The level of the table of the pipeline of tables where 'flow' has its
+ * rule, or 0 if it has none there. */
+uint32_t hw_flow_level(const struct hw_flow *);
+
+/* Forgets the device objects of 'flow', which someone else now holds
+ * (hw-stale.h); its final counts stay. */
+void hw_flow_forget_objects(struct hw_flow *);
 
 /* Stores into '*packets' and '*bytes' the packets and bytes the device has
  * counted for 'flow' since it was installed (or the values kept at

@@ -164,7 +164,8 @@ hw_offload_entry_rule(const struct hw_offload_entry *entry,
     int error;
 
     minimatch_expand(&entry->match, &match);
-    error = hw_offload_translate(&match, entry->actions, entry->actions_len,
+    error = hw_offload_translate(&match, hw_offload_entry_actions(entry),
+                                 entry->actions_len,
                                  &entry->params, dev, rule, reason);
     if (!error && reason) {
         /* The put noted it already. */
@@ -259,9 +260,7 @@ hw_offload_entry_alloc(const ovs_u128 *ufid, uint32_t hash,
     entry->match.tun_md = tun_metadata_allocation_clone(&match->tun_md);
 
     if (actions_len) {
-        entry->actions = ALIGNED_CAST(struct nlattr *,
-                                      (char *) mask + mf_size);
-        memcpy(entry->actions, actions, actions_len);
+        memcpy((char *) mask + mf_size, actions, actions_len);
     }
     entry->actions_len = actions_len;
     return entry;
@@ -383,7 +382,7 @@ hw_offload_entry_destroy_rule(struct hw_offload_port *port,
         ds_destroy(&reason);
     }
     hw_stale_add_flow(dev, &entry->flow,
-                      entry->full ? HW_STALE_NO_MARK : entry->mark,
+                      entry->full ? HW_STALE_NO_MARK : entry->params.flow_mark,
                       step, error, override);
     free(override);
 }
@@ -652,14 +651,14 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
         /* Every create first looks its ufid up and finds nothing.  At
          * hmap's usual load, up to two entries per bucket, that compares
          * the hash of a chain of entries, a cache miss each once a port
-         * has thousands of rules; at one entry per four buckets most such
-         * lookups stop at an empty bucket (about 24 more bytes per flow
-         * for the buckets, and no more rehashing than hmap's own
-         * doubling). */
+         * has thousands of rules; at most one entry per two buckets, most
+         * such lookups stop at an empty bucket, for 16 to 32 bytes of
+         * buckets per flow and no more rehashing than hmap's own
+         * doubling. */
         size_t n = hmap_count(&port->entries) + 1;
 
-        if (n > (port->entries.mask + 1) / 4) {
-            hmap_reserve(&port->entries, 8 * n);
+        if (n > (port->entries.mask + 1) / 2) {
+            hmap_reserve(&port->entries, 4 * n);
         }
         hmap_insert(&port->entries, &entry->node, entry->node.hash);
     }
@@ -668,7 +667,7 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
         /* Formatted under the mutex: once it is released, uninit or a
          * reconfiguration may change 'entry'. */
         hw_offload_put_log_prefix(log, netdev, modify, &entry->ufid,
-                                  entry->mark);
+                                  entry->params.flow_mark);
         ds_put_format(log, " mode %s: ",
                       entry->full ? "full" : "partial");
         hw_flow_format(&entry->flow, rule, log);

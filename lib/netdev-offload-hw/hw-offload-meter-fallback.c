@@ -47,10 +47,11 @@ meter_fallback_port(struct hw_offload_port *port, uint32_t meter_id,
     ovs_mutex_lock(&port->dev_mutex);
     ovs_mutex_lock(&port->mutex);
     HMAP_FOR_EACH (entry, node, &port->entries) {
+        struct hw_meter_flow *mf = hw_flow_meter(&entry->flow);
         struct match match;
 
-        if (!entry->installed || !entry->flow.meter
-            || hw_offload_meter_flow_id(entry->flow.meter) != meter_id) {
+        if (!entry->installed || !mf
+            || hw_offload_meter_flow_id(mf) != meter_id) {
             continue;
         }
         /* Its packets, untagged, run the flow's actions, the meter's new

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "dpif.h"
+#include "flow.h"
 #include "hash.h"
 #include "hw-flow.h"
 #include "hw-translate.h"
@@ -37,6 +38,7 @@
 #include "openvswitch/match.h"
 #include "openvswitch/thread.h"
 #include "ovs-rcu.h"
+#include "util.h"
 
 struct sset;
 
@@ -47,17 +49,23 @@ struct hw_egress;
 struct hw_offload_entry {
     struct hmap_node node;          /* In hw_offload_port's 'entries'. */
     ovs_u128 ufid;                  /* The mega_ufid. */
-    uint32_t mark;                  /* Flow mark from dpif-netdev. */
     unsigned int creation_tid;      /* Offload thread that created it. */
+    uint32_t actions_len;           /* Of the actions below. */
 
     /* The rule itself is not kept (a struct hw_rule is most of a flow's
      * memory): translate is pure, so hw_offload_entry_rule() makes it
      * again from 'match', 'actions' and 'params' when it is needed, to
-     * reinstall it or to show it. */
+     * reinstall it or to show it.  'params.flow_mark' is the flow mark
+     * dpif-netdev gave. */
     struct hw_translate_params params;
-    bool full;                      /* The rule is full (offloaded:yes). */
     enum hw_tunnel_type tunnel;     /* The rule's tunnel, if any. */
+    odp_port_t vport;               /* The vport of a vport flow, whose rule
+                                     * lives on this physical port, or
+                                     * ODPP_NONE. */
     struct hw_flow flow;            /* What is installed on the device. */
+
+    /* Together, so that the struct has no holes: one per flow. */
+    bool full;                      /* The rule is full (offloaded:yes). */
     bool in_flow_table;             /* Its rule is in the flow table of a
                                      * port whose pipeline takes only the
                                      * rules that need it. */
@@ -76,9 +84,6 @@ struct hw_offload_entry {
                                      * pipeline (a stage, or a flow of
                                      * recirc_id != 0). */
 
-    odp_port_t vport;               /* The vport of a vport flow, whose rule
-                                     * lives on this physical port, or
-                                     * ODPP_NONE. */
     struct hw_mark_rec *mark_rec;   /* What it published in the mark table,
                                      * or NULL.  Only compared, never read:
                                      * a modify replaces it. */
@@ -86,11 +91,10 @@ struct hw_offload_entry {
                                      * push, or NULL. */
 
     /* The flow as OVS gave it, for flow_get() and flow dumps.  The two
-     * miniflows of 'match' and the actions live in the entry's own memory
-     * block, after the entry (see hw_offload_entry_alloc()). */
+     * miniflows of 'match' and then the actions ('actions_len' bytes, see
+     * hw_offload_entry_actions()) live in the entry's own memory block,
+     * after the entry (see hw_offload_entry_alloc()). */
     struct minimatch match;
-    struct nlattr *actions;
-    size_t actions_len;
 
     /* Statistics of a full rule.  'base' holds what earlier rules of this
      * ufid counted (before a modify or a reconfiguration replaced them), so
@@ -102,6 +106,20 @@ struct hw_offload_entry {
     long long int used;             /* time_msec() of the last read that
                                      * saw the packet count grow, or 0. */
 };
+
+/* The actions of 'entry', or NULL if it has none: they follow the mask,
+ * the second of its miniflows. */
+static inline const struct nlattr *
+hw_offload_entry_actions(const struct hw_offload_entry *entry)
+{
+    const struct miniflow *mask = &entry->match.mask->masks;
+
+    return (entry->actions_len
+            ? ALIGNED_CAST(const struct nlattr *,
+                           (const char *) mask + sizeof *mask
+                           + MINIFLOW_VALUES_SIZE(miniflow_n_values(mask)))
+            : NULL);
+}
 
 /* The offload state of one port we claimed, in its
  * netdev->hw_info.offload_data. */

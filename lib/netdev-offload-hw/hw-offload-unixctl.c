@@ -21,6 +21,7 @@
 #include "hw-offload-unixctl.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "hw-ct.h"
 #include "hw-flow.h"
@@ -28,6 +29,7 @@
 #include "hw-offload-entries.h"
 #include "hw-offload-private.h"
 #include "hw-offload-refusals.h"
+#include "hw-pipeline.h"
 #include "hw-stale.h"
 #include "netdev.h"
 #include "netdev-hw.h"
@@ -142,22 +144,46 @@ hw_offload_entry_compare(const void *a_, const void *b_)
     const struct hw_offload_entry *const *a = a_;
     const struct hw_offload_entry *const *b = b_;
 
-    return (*a)->mark < (*b)->mark ? -1 : (*a)->mark > (*b)->mark;
+    uint32_t mark_a = (*a)->params.flow_mark;
+    uint32_t mark_b = (*b)->params.flow_mark;
+
+    return mark_a < mark_b ? -1 : mark_a > mark_b;
+}
+
+/* Appends the objects of the pipelines of tables of 'dev' to 's', for
+ * "netdev-hw/dump-rules --objects". */
+static void
+hw_offload_format_pipelines(const struct netdev_hw_device *dev, struct ds *s)
+{
+    if (dev && dev->pipeline) {
+        ds_put_cstr(s, "pipeline of tables:\n");
+        hw_pipeline_format(dev->pipeline, s);
+    }
+    if (dev && dev->fdb_pipeline && dev->fdb_pipeline != dev->pipeline) {
+        ds_put_cstr(s, "e-switch pipeline of tables:\n");
+        hw_pipeline_format(dev->fdb_pipeline, s);
+    }
 }
 
 static void
 hw_offload_unixctl_dump_rules(struct unixctl_conn *conn,
-                              int argc OVS_UNUSED, const char *argv[],
+                              int argc, const char *argv[],
                               void *aux OVS_UNUSED)
 {
+    bool objects = argc > 2 && !strcmp(argv[1], "--objects");
     struct hw_offload_entry **entries, *entry;
+    struct ds pipelines = DS_EMPTY_INITIALIZER;
     struct ds s = DS_EMPTY_INITIALIZER;
     const struct netdev_hw_device *dev;
     struct hw_offload_port *port;
     struct netdev *netdev;
     size_t n = 0;
 
-    netdev = hw_offload_open_port(conn, argv[1]);
+    if (argc > 2 && !objects) {
+        unixctl_command_reply_error(conn, "unknown option (--objects is)");
+        return;
+    }
+    netdev = hw_offload_open_port(conn, argv[argc - 1]);
     if (!netdev) {
         return;
     }
@@ -185,7 +211,8 @@ hw_offload_unixctl_dump_rules(struct unixctl_conn *conn,
         entry = entries[i];
         ds_put_format(&s, "mega_ufid:"UUID_FMT", mode:%s, mark:%"PRIu32", ",
                       UUID_ARGS((const struct uuid *) &entry->ufid),
-                      entry->full ? "full" : "partial", entry->mark);
+                      entry->full ? "full" : "partial",
+                      entry->params.flow_mark);
         if (dev && !hw_flow_read(dev, &entry->flow, &packets, &bytes)) {
             ds_put_format(&s, "packets:%"PRIu64", bytes:%"PRIu64", ",
                           packets, bytes);
@@ -198,9 +225,16 @@ hw_offload_unixctl_dump_rules(struct unixctl_conn *conn,
         }
         ds_put_char(&s, '\n');
     }
+    if (objects) {
+        hw_offload_format_pipelines(dev, &pipelines);
+    }
     ovs_mutex_unlock(&port->mutex);
     free(entries);
     hw_egress_format(netdev_get_name(netdev), &s);
+    if (pipelines.length) {
+        ds_put_buffer(&s, pipelines.string, pipelines.length);
+    }
+    ds_destroy(&pipelines);
     netdev_close(netdev);
 
     unixctl_command_reply(conn, ds_cstr(&s));
@@ -237,7 +271,7 @@ hw_offload_unixctl_register(void)
 {
     unixctl_command_register("netdev-hw/show", "[PORT]", 0, 1,
                              hw_offload_unixctl_show, NULL);
-    unixctl_command_register("netdev-hw/dump-rules", "PORT", 1, 1,
+    unixctl_command_register("netdev-hw/dump-rules", "[--objects] PORT", 1, 2,
                              hw_offload_unixctl_dump_rules, NULL);
     unixctl_command_register("netdev-hw/not-offloaded", "[PORT]", 0, 1,
                              hw_offload_unixctl_not_offloaded, NULL);

@@ -85,7 +85,8 @@ struct hw_pipeline {
     struct hmap actions OVS_GUARDED;    /* Shared actions. */
     struct ovs_list private_actions OVS_GUARDED;    /* Rules' own. */
     size_t n_private OVS_GUARDED;       /* In 'private_actions'... */
-    size_t n_counters OVS_GUARDED;      /* ...of which counter actions. */
+    size_t n_counters OVS_GUARDED;      /* ...of which counter actions... */
+    size_t n_tags OVS_GUARDED;          /* ...and tag actions. */
     unsigned int next_id OVS_GUARDED;
 
     /* The matcher found or made last: the rules of a connection table come
@@ -397,6 +398,12 @@ hw_pipe_matcher_dr(const struct hw_pipe_matcher *m)
     return m->dr;
 }
 
+uint32_t
+hw_pipe_matcher_level(const struct hw_pipe_matcher *m)
+{
+    return m->table->level;
+}
+
 /* Appends to 'key' what identifies 'attr': its type and the arguments of
  * its create call, with the bytes of reformat data and modify commands
  * themselves (the caller's buffers do not outlive the call). */
@@ -525,8 +532,10 @@ hw_pipeline_action_ref(struct hw_pipeline *p,
     a->domain = domain;
     a->type = attr->type;
     a->refs = 1;
-    a->id = p->next_id++;
     if (shared) {
+        /* A rule's own action has no id: only what rules may share is
+         * worth telling apart. */
+        a->id = p->next_id++;
         a->key_len = key.size;
         a->key = xmemdup(key.data, key.size);
         hmap_insert(&p->actions, &a->node, hash);
@@ -534,6 +543,7 @@ hw_pipeline_action_ref(struct hw_pipeline *p,
         ovs_list_push_back(&p->private_actions, &a->list_node);
         p->n_private++;
         p->n_counters += a->type == HW_DR_ACTION_COUNTER;
+        p->n_tags += a->type == HW_DR_ACTION_TAG;
     }
     *actionp = a;
 
@@ -558,6 +568,7 @@ hw_pipeline_action_unref(struct hw_pipeline *p, struct hw_pipe_action *a)
             ovs_list_remove(&a->list_node);
             p->n_private--;
             p->n_counters -= a->type == HW_DR_ACTION_COUNTER;
+            p->n_tags -= a->type == HW_DR_ACTION_TAG;
         } else {
             hmap_remove(&p->actions, &a->node);
         }
@@ -604,8 +615,6 @@ hw_pipeline_action_wrap(struct hw_pipeline *p, const struct hw_pipe_matcher *m,
     a->type = type;
     a->refs = 1;
     a->dr = dr;
-    /* No new id: a counter's action is not shown, and the ids of the
-     * objects that come later stay as they were. */
     ovs_mutex_lock(&p->mutex);
     ovs_list_push_back(&p->private_actions, &a->list_node);
     ovs_mutex_unlock(&p->mutex);
@@ -623,7 +632,11 @@ hw_pipe_matcher_format(const struct hw_pipe_matcher *m, struct ds *s)
 void
 hw_pipe_action_format(const struct hw_pipe_action *a, struct ds *s)
 {
-    ds_put_format(s, "%s#%u", hw_pipe_action_name(a->type), a->id);
+    if (hw_pipe_action_is_private(a->type)) {
+        ds_put_cstr(s, hw_pipe_action_name(a->type));
+    } else {
+        ds_put_format(s, "%s#%u", hw_pipe_action_name(a->type), a->id);
+    }
 }
 
 void
@@ -651,13 +664,36 @@ hw_pipeline_counts(const struct hw_pipeline *p_, struct hw_pipeline_counts *c)
     ovs_mutex_unlock(&p->mutex);
 }
 
+/* Orders matchers by domain, table level, priority and id: the order a
+ * packet meets them in. */
 static int
 hw_pipe_matcher_compare(const void *a_, const void *b_)
 {
-    const struct hw_pipe_matcher *const *a = a_;
-    const struct hw_pipe_matcher *const *b = b_;
+    const struct hw_pipe_matcher *a = *(const struct hw_pipe_matcher **) a_;
+    const struct hw_pipe_matcher *b = *(const struct hw_pipe_matcher **) b_;
 
-    return (*a)->id < (*b)->id ? -1 : (*a)->id > (*b)->id;
+    if (a->table->domain != b->table->domain) {
+        return a->table->domain < b->table->domain ? -1 : 1;
+    }
+    if (a->table->level != b->table->level) {
+        return a->table->level < b->table->level ? -1 : 1;
+    }
+    if (a->priority != b->priority) {
+        return a->priority < b->priority ? -1 : 1;
+    }
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int
+hw_pipe_table_compare(const void *a_, const void *b_)
+{
+    const struct hw_pipe_table *a = *(const struct hw_pipe_table **) a_;
+    const struct hw_pipe_table *b = *(const struct hw_pipe_table **) b_;
+
+    if (a->domain != b->domain) {
+        return a->domain < b->domain ? -1 : 1;
+    }
+    return a->level < b->level ? -1 : a->level > b->level;
 }
 
 static int
@@ -674,35 +710,42 @@ hw_pipeline_format(const struct hw_pipeline *p_, struct ds *s)
 {
     struct hw_pipeline *p = CONST_CAST(struct hw_pipeline *, p_);
     const struct hw_pipe_matcher **ms;
+    const struct hw_pipe_table **ts;
     const struct hw_pipe_action **as;
     const struct hw_pipe_matcher *m;
+    const struct hw_pipe_table *t;
     const struct hw_pipe_action *a;
-    size_t n_m = 0, n_a = 0;
+    size_t n_m = 0, n_t = 0, n_a = 0;
 
     ovs_mutex_lock(&p->mutex);
+    ts = xmalloc(hmap_count(&p->tables) * sizeof *ts + 1);
+    HMAP_FOR_EACH (t, node, &p->tables) {
+        ts[n_t++] = t;
+    }
+    qsort(ts, n_t, sizeof *ts, hw_pipe_table_compare);
     ms = xmalloc(hmap_count(&p->matchers) * sizeof *ms + 1);
     HMAP_FOR_EACH (m, node, &p->matchers) {
         ms[n_m++] = m;
     }
     qsort(ms, n_m, sizeof *ms, hw_pipe_matcher_compare);
-    as = xmalloc((hmap_count(&p->actions) + p->n_private) * sizeof *as + 1);
+    as = xmalloc(hmap_count(&p->actions) * sizeof *as + 1);
     HMAP_FOR_EACH (a, node, &p->actions) {
         as[n_a++] = a;
     }
-    LIST_FOR_EACH (a, list_node, &p->private_actions) {
-        if (a->type != HW_DR_ACTION_COUNTER) {
-            as[n_a++] = a;
-        }
-    }
     qsort(as, n_a, sizeof *as, hw_pipe_action_compare);
 
-    for (size_t i = 0; i < n_m; i++) {
-        m = ms[i];
-        ds_put_format(s, "  matcher #%u: %s level %"PRIu32" priority %"PRIu16
-                      " criteria 0x%02"PRIx8" mask %"PRIuSIZE" bytes, "
-                      "%u rules\n", m->id,
-                      hw_pipe_domain_name(m->table->domain), m->table->level,
-                      m->priority, m->criteria, m->mask_size, m->refs);
+    /* Each table, then its matchers: both lists are in the same order. */
+    for (size_t i = 0, j = 0; i < n_t; i++) {
+        t = ts[i];
+        ds_put_format(s, "  table %s level %"PRIu32"\n",
+                      hw_pipe_domain_name(t->domain), t->level);
+        for (; j < n_m && ms[j]->table == t; j++) {
+            m = ms[j];
+            ds_put_format(s, "    matcher #%u: priority %"PRIu16
+                          " criteria 0x%02"PRIx8" mask %"PRIuSIZE" bytes, "
+                          "%u rules\n", m->id, m->priority, m->criteria,
+                          m->mask_size, m->refs);
+        }
     }
     for (size_t i = 0; i < n_a; i++) {
         a = as[i];
@@ -710,10 +753,16 @@ hw_pipeline_format(const struct hw_pipeline *p_, struct ds *s)
                       hw_pipe_domain_name(a->domain),
                       hw_pipe_action_name(a->type), a->refs);
     }
+    /* The rules' own actions, counted: a rule that keeps them without
+     * their wrappers (hw_flow_dr_compact()) has them still. */
+    if (p->n_tags) {
+        ds_put_format(s, "  tags: %"PRIuSIZE"\n", p->n_tags);
+    }
     if (p->n_counters) {
         ds_put_format(s, "  counters: %"PRIuSIZE"\n", p->n_counters);
     }
     ovs_mutex_unlock(&p->mutex);
+    free(ts);
     free(ms);
     free(as);
 }

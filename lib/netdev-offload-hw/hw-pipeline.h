@@ -69,6 +69,7 @@ int hw_pipeline_matcher_ref(struct hw_pipeline *p,
 void hw_pipeline_matcher_unref(struct hw_pipeline *p,
                                struct hw_pipe_matcher *);
 struct mlx5dv_dr_matcher *hw_pipe_matcher_dr(const struct hw_pipe_matcher *);
+uint32_t hw_pipe_matcher_level(const struct hw_pipe_matcher *);
 
 /* Takes a reference to the action 'attr' of 'domain', created if need be.
  * Counter, tag and flow meter actions are never shared: each counter
@@ -108,8 +109,9 @@ int hw_pipeline_geneve_opt_ref(struct hw_pipeline *p,
                                struct ds *reason);
 void hw_pipeline_geneve_opt_unref(struct hw_pipeline *p);
 
-/* Append "matcher #ID (DOMAIN level L priority P)" and "ACTION#ID" to
- * 's', for netdev-hw/dump-rules. */
+/* Append "matcher #ID (DOMAIN level L priority P)" and "ACTION#ID" (for an
+ * action rules may share; a rule's own is "ACTION") to 's', for
+ * netdev-hw/dump-rules. */
 void hw_pipe_matcher_format(const struct hw_pipe_matcher *, struct ds *s);
 void hw_pipe_action_format(const struct hw_pipe_action *, struct ds *s);
 

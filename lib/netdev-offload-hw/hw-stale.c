@@ -242,12 +242,16 @@ hw_stale_add_flow(const struct netdev_hw_device *dev, struct hw_flow *flow,
     r->mark = hw_flow_has_rule(flow) ? mark : HW_STALE_NO_MARK;
     r->step = step;
     r->error = error;
-    /* 'flow' keeps its final counter values for the caller's last read. */
-    flow->flow = NULL;
-    flow->reformat = NULL;
-    flow->counters = NULL;
-    flow->dr = NULL;
-    flow->pipeline = NULL;
+    /* 'flow' keeps its final counter values for the caller's last read,
+     * without what a stage's misses sent back to software, as an
+     * uninstall would have done. */
+    if (flow->extra) {
+        flow->final_packets -= MIN(flow->final_packets,
+                                   flow->extra->ct_miss_packets);
+        flow->final_bytes -= MIN(flow->final_bytes,
+                                 flow->extra->ct_miss_bytes);
+    }
+    hw_flow_forget_objects(flow);
     if (override && hw_flow_has_rule(&r->flow)) {
         r->override_rule = xmemdup(override, sizeof *override);
     }

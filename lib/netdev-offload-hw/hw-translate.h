@@ -58,16 +58,16 @@ struct hw_translate_params {
      * type and code, which verbs cannot. */
     bool pipeline;
 
-    /* With 'pipeline': what the device's parser recognises
-     * (HW_DR_PARSE_* of hw-dev.h): Geneve, one Geneve option, the
-     * checksum-ok bits. */
-    uint32_t parse;
-
     /* With 'pipeline': the port runs the connection pipeline (hw-rule.h,
      * HW_REG_RECIRC): ct() and recirc() of a recirc_id 0 flow become a
      * jump to the connection table, and flows of recirc_id != 0 go to the
      * post-conntrack table. */
     bool conntrack;
+
+    /* With 'pipeline': what the device's parser recognises
+     * (HW_DR_PARSE_* of hw-dev.h): Geneve, one Geneve option, the
+     * checksum-ok bits. */
+    uint32_t parse;
 
     /* The input port is a port of an e-switch in switchdev mode, whose
      * FDB the device can program, and its packets carry 'esw_reg_c0'
@@ -80,10 +80,11 @@ struct hw_translate_params {
      * flow of a VXLAN or GRE vport decapsulates there too, on the port its
      * packets arrive by.  Any other flow is refused with the reason the
      * FDB cannot take it, for the caller to translate it again without
-     * 'eswitch'. */
-    bool eswitch;
+     * 'eswitch'.  (The members are in this order so that the struct,
+     * one per offloaded flow, has no holes.) */
     uint32_t esw_reg_c0, esw_reg_c0_mask;
     uint16_t esw_vport;         /* The input port's vport. */
+    bool eswitch;
 
     /* The datapath type of the flow's ports, for finding an output port's
      * netdev (netdev_ports_get()). */

@@ -506,7 +506,7 @@ hw_offload_stale_mark(struct hw_offload_port *port, const ovs_u128 *ufid,
 
     ovs_mutex_lock(&port->mutex);
     entry = hw_offload_entry_find__(port, ufid, hash);
-    own = entry && entry->mark == mark;
+    own = entry && entry->params.flow_mark == mark;
     ovs_mutex_unlock(&port->mutex);
     *modifyp = entry != NULL;
 
@@ -674,7 +674,6 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     }
 
     entry = hw_offload_entry_alloc(ufid, hash, match, actions, actions_len);
-    entry->mark = info->flow_mark;
     entry->creation_tid = hw_offload_tid();
     entry->params = *params;
     entry->full = rule.full;
@@ -828,8 +827,8 @@ hw_offload_phys_remove(const struct netdev *vport_netdev, odp_port_t odp,
         HW_COVERAGE_INC(hw_offload_del);
         VLOG_DBG("%s: flow del: ufid "UUID_FMT" mark %"PRIu32" (on %s)",
                  netdev_get_name(vport_netdev),
-                 UUID_ARGS((const struct uuid *) ufid), entry->mark,
-                 netdev_get_name(phys));
+                 UUID_ARGS((const struct uuid *) ufid),
+                 entry->params.flow_mark, netdev_get_name(phys));
         if (stats) {
             *stats = entry->base;
         }
@@ -1065,7 +1064,8 @@ hw_offload_put_actions(const struct hw_offload_entry *entry,
     }
 
     ofs = buf->size;
-    nl_msg_put_unspec(buf, OVS_FLOW_ATTR_ACTIONS, entry->actions,
+    nl_msg_put_unspec(buf, OVS_FLOW_ATTR_ACTIONS,
+                      hw_offload_entry_actions(entry),
                       entry->actions_len);
     return ofpbuf_at_assert(buf, ofs, sizeof(struct nlattr));
 }
@@ -1155,7 +1155,7 @@ netdev_offload_hw_flow_del(struct netdev *netdev, const ovs_u128 *ufid,
     HW_COVERAGE_INC(hw_offload_del);
     VLOG_DBG("%s: flow del: ufid "UUID_FMT" mark %"PRIu32,
              netdev_get_name(netdev), UUID_ARGS((const struct uuid *) ufid),
-             entry->mark);
+             entry->params.flow_mark);
     if (stats) {
         /* 'base' now holds everything the device counted for a full rule;
          * a partial rule's packets were counted in software. */

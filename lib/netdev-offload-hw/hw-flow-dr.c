@@ -101,6 +101,7 @@ static int hw_flow_dr_install__(struct hw_pipeline *,
                                 struct ibv_qp *dest,
                                 struct hw_pipe_action *meter,
                                 const struct hw_rule *, struct hw_flow_dr *,
+                                struct hw_flow_dr_compact *,
                                 struct ds *reason);
 
 /* Gives back what 'flow' holds but its rule, in reverse order.  Returns 0,
@@ -218,7 +219,19 @@ hw_flow_dr_install_at(struct hw_pipeline *p,
                       struct ds *reason)
 {
     return hw_flow_dr_install__(p, dev, level, priority, dest, NULL, rule,
-                                flow, reason);
+                                flow, NULL, reason);
+}
+
+int
+hw_flow_dr_install_compact(struct hw_pipeline *p,
+                           const struct netdev_hw_device *dev,
+                           uint32_t level, struct ibv_qp *dest,
+                           const struct hw_rule *rule,
+                           struct hw_flow_dr *flow,
+                           struct hw_flow_dr_compact *c, struct ds *reason)
+{
+    return hw_flow_dr_install__(p, dev, level, hw_rule_priority(rule), dest,
+                                NULL, rule, flow, c, reason);
 }
 
 int
@@ -229,7 +242,20 @@ hw_flow_dr_install_meter(struct hw_pipeline *p,
                          struct ds *reason)
 {
     return hw_flow_dr_install__(p, dev, level, hw_rule_priority(rule), NULL,
-                                meter, rule, flow, reason);
+                                meter, rule, flow, NULL, reason);
+}
+
+/* Whether a rule made from 'rule' fits struct hw_flow_dr_compact: at most
+ * one shared action before its tag and counter, and one fate after. */
+static bool
+hw_flow_dr_fits_compact(const struct hw_rule *rule)
+{
+    const struct hw_rewrite *rw = &rule->rewrite;
+    int n_before = ((rule->reformat != HW_REFORMAT_NONE) + rw->pop_vlan
+                    + (rw->set || rw->set_regs) + rw->push_vlan);
+
+    return (n_before <= 1 && !rule->geneve_opt.len
+            && !(rule->fate == HW_FATE_VPORT && rule->n_out > 1));
 }
 
 static int
@@ -238,7 +264,7 @@ hw_flow_dr_install__(struct hw_pipeline *p,
                      uint16_t priority, struct ibv_qp *dest,
                      struct hw_pipe_action *meter,
                      const struct hw_rule *rule, struct hw_flow_dr *flow,
-                     struct ds *reason)
+                     struct hw_flow_dr_compact *c, struct ds *reason)
 {
     enum mlx5dv_dr_domain_type dom = (rule->fdb
                                       ? MLX5DV_DR_DOMAIN_TYPE_FDB
@@ -247,14 +273,23 @@ hw_flow_dr_install__(struct hw_pipeline *p,
                                       : MLX5DV_DR_DOMAIN_TYPE_NIC_RX);
     struct mlx5dv_dr_action *dr_actions[HW_FLOW_DR_MAX_ACTIONS];
     const struct hw_rewrite *rw = &rule->rewrite;
+    struct mlx5dv_dr_action *own_tag = NULL, *own_counter = NULL;
     struct hw_flow_dr_dests dests;
     struct hw_dr_match mask, value;
     struct hw_dr_action_attr attr;
+    size_t n_dr_actions = 0;
     const char *step;
+    bool compact;
     int error, error2;
 
     memset(flow, 0, sizeof *flow);
     flow->level = level;
+    if (c) {
+        memset(c, 0, sizeof *c);
+    }
+    /* The rule's own tag and counter without wrappers, straight into the
+     * compact form, when it fits. */
+    compact = c && !meter && hw_flow_dr_fits_compact(rule);
 
     if (!rule->egress && !meter && rule->fate == HW_FATE_RSS && !dest) {
         ds_put_cstr(reason, "no destination QP: port not configured");
@@ -350,7 +385,9 @@ hw_flow_dr_install__(struct hw_pipeline *p,
         attr = (struct hw_dr_action_attr) {
             .type = HW_DR_ACTION_TAG, .tag = rule->tag,
         };
-        error = hw_flow_dr_add_action(p, dom, &attr, flow);
+        error = (compact
+                 ? hw_pipeline_own_action_create(p, dom, &attr, &own_tag)
+                 : hw_flow_dr_add_action(p, dom, &attr, flow));
         if (error) {
             goto error;
         }
@@ -367,7 +404,9 @@ hw_flow_dr_install__(struct hw_pipeline *p,
             .type = HW_DR_ACTION_COUNTER,
             .counter = { .obj = flow->counter, .offset = 0 },
         };
-        error = hw_flow_dr_add_action(p, dom, &attr, flow);
+        error = (compact
+                 ? hw_pipeline_own_action_create(p, dom, &attr, &own_counter)
+                 : hw_flow_dr_add_action(p, dom, &attr, flow));
         if (error) {
             goto error;
         }
@@ -416,22 +455,45 @@ hw_flow_dr_install__(struct hw_pipeline *p,
     }
 
 rule:
+    /* In the order of the device: what comes before the tag and counter
+     * (all but the fate, in the compact form), the tag, the counter, the
+     * rest. */
     for (size_t i = 0; i < flow->n_actions; i++) {
-        dr_actions[i] = hw_pipe_action_dr(flow->actions[i]);
+        if (compact && i == flow->n_actions - 1) {
+            if (own_tag) {
+                dr_actions[n_dr_actions++] = own_tag;
+            }
+            if (own_counter) {
+                dr_actions[n_dr_actions++] = own_counter;
+            }
+        }
+        dr_actions[n_dr_actions++] = hw_pipe_action_dr(flow->actions[i]);
     }
     step = "dr_rule_create";
     error = dev->ops->dr_rule_create(hw_pipe_matcher_dr(flow->matcher),
                                      hw_dr_match_params(&value),
-                                     flow->n_actions, dr_actions,
-                                     &flow->rule);
+                                     n_dr_actions, dr_actions, &flow->rule);
     if (error) {
         flow->rule = NULL;
         goto error;
+    }
+    if (compact) {
+        c->matcher = flow->matcher;
+        c->before = flow->n_actions > 1 ? flow->actions[0] : NULL;
+        c->fate = flow->actions[flow->n_actions - 1];
+        c->tag_action = own_tag;
+        c->counter_action = own_counter;
+        c->counter = flow->counter;
+        c->rule = flow->rule;
+        memset(flow, 0, sizeof *flow);
     }
     return 0;
 
 error:
     ds_put_format(reason, "%s: %s", step, ovs_strerror(error));
+    /* Before the counter they count into. */
+    hw_pipeline_own_action_destroy(p, HW_DR_ACTION_TAG, own_tag);
+    hw_pipeline_own_action_destroy(p, HW_DR_ACTION_COUNTER, own_counter);
     error2 = hw_flow_dr_release(p, dev, flow);
     if (error2) {
         hw_stale_add_dr(p, dev, flow, "dr_counter_destroy", error2);
@@ -527,53 +589,6 @@ hw_flow_dr_format(const struct hw_flow_dr *flow, const struct hw_rule *rule,
     for (size_t i = 0; i < flow->n_actions; i++) {
         hw_flow_dr_format_action(flow->actions[i], rule, s);
     }
-}
-
-bool
-hw_flow_dr_compact(struct hw_pipeline *p, struct hw_flow_dr *flow,
-                   struct hw_flow_dr_compact *c)
-{
-    struct hw_pipe_action *tag = NULL, *counter = NULL;
-    struct hw_pipe_action *before = NULL, *fate = NULL;
-
-    if (flow->n_dests || flow->geneve_opt || !flow->rule) {
-        return false;
-    }
-    /* The order is kept: 'before', the tag, the counter, 'fate'. */
-    for (size_t i = 0; i < flow->n_actions; i++) {
-        struct hw_pipe_action *a = flow->actions[i];
-        enum hw_dr_action_type type = hw_pipe_action_type(a);
-
-        if (type == HW_DR_ACTION_TAG) {
-            if (tag || counter || fate) {
-                return false;
-            }
-            tag = a;
-        } else if (type == HW_DR_ACTION_COUNTER) {
-            if (counter || fate) {
-                return false;
-            }
-            counter = a;
-        } else if (type == HW_DR_ACTION_FLOW_METER || fate) {
-            return false;
-        } else if (!before && !tag && !counter) {
-            before = a;
-        } else {
-            fate = a;
-        }
-    }
-    if (!counter != !flow->counter) {
-        return false;
-    }
-    c->matcher = flow->matcher;
-    c->before = before;
-    c->fate = fate;
-    c->tag_action = tag ? hw_pipeline_action_unwrap(p, tag) : NULL;
-    c->counter_action = counter ? hw_pipeline_action_unwrap(p, counter) : NULL;
-    c->counter = flow->counter;
-    c->rule = flow->rule;
-    memset(flow, 0, sizeof *flow);
-    return true;
 }
 
 void

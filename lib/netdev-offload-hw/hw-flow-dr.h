@@ -110,6 +110,18 @@ int hw_flow_dr_install_at(struct hw_pipeline *p,
                           const struct hw_rule *rule,
                           struct hw_flow_dr *flow, struct ds *reason);
 
+/* hw_flow_dr_install(), into 'c' if the rule fits the compact form (then
+ * 'c->rule' is set and 'flow' holds nothing), else into 'flow' (then 'c'
+ * is zeroed).  It does not fit with a DEST_ARRAY, a Geneve option or more
+ * than one shared action before the tag and counter. */
+int hw_flow_dr_install_compact(struct hw_pipeline *p,
+                               const struct netdev_hw_device *dev,
+                               uint32_t level, struct ibv_qp *dest,
+                               const struct hw_rule *rule,
+                               struct hw_flow_dr *flow,
+                               struct hw_flow_dr_compact *c,
+                               struct ds *reason);
+
 /* The same for a metered FDB rule (hw-rule.h HW_REG_METER): the rule ends
  * with the flow meter action 'meter' of 'p', on which it takes a
  * reference, instead of its fate. */
@@ -153,12 +165,6 @@ bool hw_flow_dr_shrink(struct hw_pipeline *p, struct hw_flow_dr *flow,
  * for hw_flow_dr_uninstall(). */
 void hw_flow_dr_expand(struct hw_pipeline *p, struct hw_flow_dr_small *small,
                        uint32_t level, struct hw_flow_dr *flow);
-
-/* Moves the installed 'flow' into 'c' and returns true, or returns false
- * and leaves 'flow' as it was if it does not fit (a DEST_ARRAY, a meter, a
- * Geneve option, more shared actions). */
-bool hw_flow_dr_compact(struct hw_pipeline *p, struct hw_flow_dr *flow,
-                        struct hw_flow_dr_compact *c);
 
 /* Moves 'c' back into 'flow', e.g. for its uninstall. */
 void hw_flow_dr_uncompact(struct hw_pipeline *p, struct hw_flow_dr_compact *c,

@@ -72,12 +72,12 @@ hw_flow_reformat_type(enum hw_reformat_type type,
     }
 }
 
-/* Keeps the rule 'full' just installed in 'flow', in its compact form if it
- * fits. */
+/* Keeps the rule just installed in 'flow': 'full', unless it went to
+ * 'flow->compact' (hw_flow_dr_install_compact()). */
 static void
 hw_flow_keep_dr(struct hw_flow *flow, struct hw_flow_dr *full)
 {
-    if (!hw_flow_dr_compact(flow->pipeline, full, &flow->compact)) {
+    if (!flow->compact.rule) {
         flow->dr = xmemdup(full, sizeof *full);
     }
 }
@@ -377,8 +377,9 @@ hw_flow_install_fdb(const struct netdev_hw_device *dev,
              ? hw_offload_meter_install(dev, dev->fdb_pipeline, level, rule,
                                         &full, &hw_flow_extra(flow)->meter,
                                         reason)
-             : hw_flow_dr_install(dev->fdb_pipeline, dev, level, NULL, rule,
-                                  &full, reason));
+             : hw_flow_dr_install_compact(dev->fdb_pipeline, dev, level,
+                                          NULL, rule, &full, &flow->compact,
+                                          reason));
     if (error) {
         goto error;
     }
@@ -414,8 +415,8 @@ hw_flow_install_dr(const struct netdev_hw_device *dev, struct ibv_qp *dest,
             goto error;
         }
     }
-    error = hw_flow_dr_install(dev->pipeline, dev, level, dest, rule, &full,
-                               reason);
+    error = hw_flow_dr_install_compact(dev->pipeline, dev, level, dest, rule,
+                                       &full, &flow->compact, reason);
     if (error) {
         goto error;
     }

@@ -590,6 +590,50 @@ hw_pipe_action_type(const struct hw_pipe_action *a)
     return a->type;
 }
 
+int
+hw_pipeline_own_action_create(struct hw_pipeline *p,
+                              enum mlx5dv_dr_domain_type domain,
+                              const struct hw_dr_action_attr *attr,
+                              struct mlx5dv_dr_action **actionp)
+{
+    struct mlx5dv_dr_domain *dmn;
+    int error;
+
+    ovs_assert(hw_pipe_action_is_private(attr->type));
+    *actionp = NULL;
+    ovs_mutex_lock(&p->mutex);
+    error = hw_pipe_domain(p, domain, &dmn);
+    if (!error) {
+        error = p->dev.ops->dr_action_create(dmn, attr, actionp);
+    }
+    if (!error) {
+        p->n_private++;
+        p->n_counters += attr->type == HW_DR_ACTION_COUNTER;
+        p->n_tags += attr->type == HW_DR_ACTION_TAG;
+    } else {
+        *actionp = NULL;
+    }
+    ovs_mutex_unlock(&p->mutex);
+    return error;
+}
+
+void
+hw_pipeline_own_action_destroy(struct hw_pipeline *p,
+                               enum hw_dr_action_type type,
+                               struct mlx5dv_dr_action *action)
+{
+    if (!action) {
+        return;
+    }
+    ovs_mutex_lock(&p->mutex);
+    hw_pipe_destroy_warn(p, hw_pipe_action_name(type),
+                         p->dev.ops->dr_action_destroy(action));
+    p->n_private--;
+    p->n_counters -= type == HW_DR_ACTION_COUNTER;
+    p->n_tags -= type == HW_DR_ACTION_TAG;
+    ovs_mutex_unlock(&p->mutex);
+}
+
 struct mlx5dv_dr_action *
 hw_pipeline_action_unwrap(struct hw_pipeline *p, struct hw_pipe_action *a)
 {
@@ -754,7 +798,7 @@ hw_pipeline_format(const struct hw_pipeline *p_, struct ds *s)
                       hw_pipe_action_name(a->type), a->refs);
     }
     /* The rules' own actions, counted: a rule that keeps them without
-     * their wrappers (hw_flow_dr_compact()) has them still. */
+     * their wrappers (hw_flow_dr_install_compact()) has them still. */
     if (p->n_tags) {
         ds_put_format(s, "  tags: %"PRIuSIZE"\n", p->n_tags);
     }

@@ -93,6 +93,17 @@ enum hw_dr_action_type hw_pipe_action_type(const struct hw_pipe_action *);
  * device's action, which the pipeline goes on counting.  'a' must have
  * one reference.  hw_pipeline_action_wrap() gives it a wrapper again, in
  * the domain of 'm', the matcher of its rule, for the rule's uninstall. */
+/* A rule's own action (a tag, a counter) without a wrapper, for a rule
+ * kept compact (hw_flow_dr_install_compact()): the pipeline counts it as
+ * one hw_pipeline_action_ref() made, and it has no id. */
+int hw_pipeline_own_action_create(struct hw_pipeline *p,
+                                  enum mlx5dv_dr_domain_type domain,
+                                  const struct hw_dr_action_attr *attr,
+                                  struct mlx5dv_dr_action **actionp);
+void hw_pipeline_own_action_destroy(struct hw_pipeline *p,
+                                    enum hw_dr_action_type type,
+                                    struct mlx5dv_dr_action *action);
+
 struct mlx5dv_dr_action *hw_pipeline_action_unwrap(struct hw_pipeline *p,
                                                    struct hw_pipe_action *a);
 struct hw_pipe_action *hw_pipeline_action_wrap(

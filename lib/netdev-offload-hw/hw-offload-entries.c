@@ -72,8 +72,9 @@ hw_offload_entry_find(const struct hw_offload_port *port,
 }
 
 int
-hw_offload_translate(const struct match *match, const struct nlattr *actions,
-                     size_t actions_len,
+hw_offload_translate(const struct match *match,
+                     const struct flowmap *mask_map,
+                     const struct nlattr *actions, size_t actions_len,
                      const struct hw_translate_params *params,
                      const struct netdev_hw_device *dev,
                      struct hw_rule *rule, struct ds *reason)
@@ -88,8 +89,8 @@ hw_offload_translate(const struct match *match, const struct nlattr *actions,
      * 'reason' even on success. */
     hw_offload_eswitch_params(dev, &p);
     if (p.eswitch) {
-        error = hw_translate_flow(match, actions, actions_len, &p, rule,
-                                  &why);
+        error = hw_translate_flow_mapped(match, mask_map, actions,
+                                         actions_len, &p, rule, &why);
         if (!error) {
             error = hw_offload_eswitch_plan(dev, p.dpif_type, rule, &why);
         }
@@ -108,7 +109,8 @@ hw_offload_translate(const struct match *match, const struct nlattr *actions,
         /* A stage of the connection pipeline takes the flow table, which
          * the root would otherwise keep it out of. */
         p.pipeline = true;
-        if (!hw_translate_flow(match, actions, actions_len, &p, rule, &why)
+        if (!hw_translate_flow_mapped(match, mask_map, actions, actions_len,
+                                      &p, rule, &why)
             && rule->ct_stage && !hw_rule_is_tagged(rule)
             && rule->tunnel == HW_TUNNEL_NONE) {
             ds_destroy(&why);
@@ -117,7 +119,8 @@ hw_offload_translate(const struct match *match, const struct nlattr *actions,
         ds_clear(&why);
         p.pipeline = false;
     }
-    error = hw_translate_flow(match, actions, actions_len, &p, rule, reason);
+    error = hw_translate_flow_mapped(match, mask_map, actions, actions_len,
+                                     &p, rule, reason);
     if (!error && !rule->full && why.length && reason) {
         ds_clear(reason);
         ds_put_format(reason, "%s: offloaded in part", ds_cstr(&why));
@@ -133,7 +136,8 @@ hw_offload_translate(const struct match *match, const struct nlattr *actions,
      * its jump there: such a rule gets a jump of its own, in its band of
      * the root (hw-flow.h, 'root_jump'). */
     p.pipeline = true;
-    if (!hw_translate_flow(match, actions, actions_len, &p, rule, &why)) {
+    if (!hw_translate_flow_mapped(match, mask_map, actions, actions_len, &p,
+                                  rule, &why)) {
         bool kept = hw_rule_is_tagged(rule) || rule->tunnel != HW_TUNNEL_NONE;
 
         if (!kept || !rule->egress) {
@@ -164,7 +168,8 @@ hw_offload_entry_rule(const struct hw_offload_entry *entry,
     int error;
 
     minimatch_expand(&entry->match, &match);
-    error = hw_offload_translate(&match, hw_offload_entry_actions(entry),
+    error = hw_offload_translate(&match, &entry->match.mask->masks.map,
+                                 hw_offload_entry_actions(entry),
                                  entry->actions_len,
                                  &entry->params, dev, rule, reason);
     if (!error && reason) {
@@ -224,19 +229,19 @@ hw_offload_entry_installed(struct hw_offload_port *port,
 struct hw_offload_entry *
 hw_offload_entry_alloc(const ovs_u128 *ufid, uint32_t hash,
                        const struct match *match,
+                       const struct flowmap *mask_map,
                        const struct nlattr *actions, size_t actions_len)
 {
     const uint64_t *mask_u64 = (const uint64_t *) &match->wc.masks;
     const uint64_t *flow_u64 = (const uint64_t *) &match->flow;
     size_t entry_size = ROUND_UP(sizeof(struct hw_offload_entry), 8);
     struct hw_offload_entry *entry;
+    struct flowmap map = *mask_map;
     struct miniflow *flow, *mask;
     uint64_t *flow_values, *mask_values;
-    struct flowmap map;
     size_t n_values, mf_size;
     size_t idx;
 
-    hw_translate_mask_map(&match->wc.masks, &map);
     n_values = flowmap_n_1bits(map);
     mf_size = sizeof(struct miniflow) + MINIFLOW_VALUES_SIZE(n_values);
 
@@ -681,4 +686,58 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
         hw_ct_port_add_vport(port, entry->vport, rule->tunnel);
     }
     return 0;
+}
+
+/* Appends the actions of 'entry' to 'buf' as an OVS_FLOW_ATTR_ACTIONS
+ * attribute, the form dpif-netlink expects from flow_get() and flow dumps,
+ * and returns it.  Callers hand in fixed stack buffers: if the actions do
+ * not fit, an empty attribute is returned instead. */
+static struct nlattr *
+hw_offload_entry_actions_attr(const struct hw_offload_entry *entry,
+                              struct ofpbuf *buf)
+{
+    static struct nlattr no_actions = {
+        .nla_len = NLA_HDRLEN,
+        .nla_type = OVS_FLOW_ATTR_ACTIONS,
+    };
+    size_t need = NLA_ALIGN(NLA_HDRLEN + entry->actions_len);
+    size_t ofs;
+
+    if (!buf || entry->actions_len > UINT16_MAX - NLA_HDRLEN
+        || (buf->source == OFPBUF_STACK && ofpbuf_tailroom(buf) < need)) {
+        return &no_actions;
+    }
+
+    ofs = buf->size;
+    nl_msg_put_unspec(buf, OVS_FLOW_ATTR_ACTIONS,
+                      hw_offload_entry_actions(entry),
+                      entry->actions_len);
+    return ofpbuf_at_assert(buf, ofs, sizeof(struct nlattr));
+}
+
+void
+hw_offload_entry_report(const struct hw_offload_port *port,
+                        struct hw_offload_entry *entry, struct match *match,
+                        struct nlattr **actions,
+                        struct dpif_flow_stats *stats,
+                        struct dpif_flow_attrs *attrs, struct ofpbuf *buf)
+    OVS_REQUIRES(port->mutex)
+{
+    if (match) {
+        minimatch_expand(&entry->match, match);
+    }
+    if (actions) {
+        *actions = hw_offload_entry_actions_attr(entry, buf);
+    }
+    if (stats) {
+        hw_offload_entry_stats(port, entry, stats);
+    }
+    if (attrs) {
+        /* dpctl shows "offloaded:partial" for layer "ovs" and
+         * "offloaded:yes" for any other.  A rule waiting for its device to
+         * be reconfigured is not offloaded at the moment. */
+        attrs->offloaded = entry->installed;
+        attrs->dp_layer = entry->installed && entry->full ? "hw" : "ovs";
+        attrs->dp_extra_info = NULL;
+    }
 }

@@ -47,16 +47,19 @@ struct hw_offload_entry *hw_offload_entry_find(
     OVS_REQUIRES(port->mutex);
 struct hw_offload_entry *hw_offload_entry_alloc(
     const ovs_u128 *ufid, uint32_t hash, const struct match *,
+    const struct flowmap *mask_map,
     const struct nlattr *actions, size_t actions_len);
 void hw_offload_entry_free(struct hw_offload_entry *);
 /* Translates a flow into 'rule' for a port whose device is 'dev' (NULL if
  * none): with the mlx5 matcher if the device's pipeline takes every rule;
  * if it takes only the rules that need it, for the root first, and for the
- * flow table ('rule->pipeline') if the root cannot take it.  Returns 0, or
- * an errno value with the reason in 'reason' (the root's, when neither
- * can take it). */
-int hw_offload_translate(const struct match *, const struct nlattr *actions,
-                         size_t actions_len,
+ * flow table ('rule->pipeline') if the root cannot take it.  'mask_map' is
+ * the nonzero words of the match's mask (hw_translate_mask_map()).
+ * Returns 0, or an errno value with the reason in 'reason' (the root's,
+ * when neither can take it). */
+int hw_offload_translate(const struct match *,
+                         const struct flowmap *mask_map,
+                         const struct nlattr *actions, size_t actions_len,
                          const struct hw_translate_params *,
                          const struct netdev_hw_device *dev,
                          struct hw_rule *rule, struct ds *reason);
@@ -81,6 +84,17 @@ void hw_offload_entry_to_software(struct hw_offload_port *port,
 void hw_offload_entry_stats(const struct hw_offload_port *port,
                             struct hw_offload_entry *,
                             struct dpif_flow_stats *)
+    OVS_REQUIRES(port->mutex);
+
+/* Fills what flow_get() and flow_dump_next() report about 'entry': its
+ * match, its actions (an OVS_FLOW_ATTR_ACTIONS attribute appended to
+ * 'buf', empty if they do not fit a stack buffer), statistics and
+ * attributes, for each that is nonnull. */
+void hw_offload_entry_report(const struct hw_offload_port *port,
+                             struct hw_offload_entry *, struct match *,
+                             struct nlattr **actions,
+                             struct dpif_flow_stats *,
+                             struct dpif_flow_attrs *, struct ofpbuf *buf)
     OVS_REQUIRES(port->mutex);
 
 int hw_offload_install(struct netdev *, struct hw_offload_port *port,

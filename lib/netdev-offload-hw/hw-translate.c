@@ -1146,6 +1146,20 @@ hw_translate_flow(const struct match *match, const struct nlattr *actions,
                   const struct hw_translate_params *params,
                   struct hw_rule *rule, struct ds *reason)
 {
+    struct flowmap mask_map;
+
+    hw_translate_mask_map(&match->wc.masks, &mask_map);
+    return hw_translate_flow_mapped(match, &mask_map, actions, actions_len,
+                                    params, rule, reason);
+}
+
+int
+hw_translate_flow_mapped(const struct match *match,
+                         const struct flowmap *mask_map,
+                         const struct nlattr *actions, size_t actions_len,
+                         const struct hw_translate_params *params,
+                         struct hw_rule *rule, struct ds *reason)
+{
     struct xlate_ctx ctx = {
         .key = &match->flow,
         .orig_mask = &match->wc.masks,
@@ -1160,7 +1174,7 @@ hw_translate_flow(const struct match *match, const struct nlattr *actions,
     int error;
 
     memset(rule, 0, sizeof *rule);
-    hw_translate_mask_map(&match->wc.masks, &ctx.nz);
+    ctx.nz = *mask_map;
     ctx.nz_valid = true;
 
     error = xlate_metadata(&ctx, params);

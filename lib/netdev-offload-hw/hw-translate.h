@@ -103,6 +103,14 @@ int hw_translate_flow(const struct match *, const struct nlattr *actions,
                       const struct hw_translate_params *,
                       struct hw_rule *, struct ds *reason);
 
+/* hw_translate_flow() of a match whose mask's nonzero 64-bit words are
+ * 'mask_map' (hw_translate_mask_map()), for a caller that has it. */
+int hw_translate_flow_mapped(const struct match *,
+                             const struct flowmap *mask_map,
+                             const struct nlattr *actions, size_t actions_len,
+                             const struct hw_translate_params *,
+                             struct hw_rule *, struct ds *reason);
+
 /* The connection pipeline (hw-translate-ct.c).
  *
  * hw_translate_ct_match() translates the recirc_id of a flow and, for

@@ -519,15 +519,6 @@ hw_offload_stale_mark(struct hw_offload_port *port, const ovs_u128 *ufid,
     return !own;
 }
 
-static void hw_offload_entry_report(const struct hw_offload_port *port,
-                                    struct hw_offload_entry *entry,
-                                    struct match *match,
-                                    struct nlattr **actions,
-                                    struct dpif_flow_stats *stats,
-                                    struct dpif_flow_attrs *attrs,
-                                    struct ofpbuf *buf)
-    OVS_REQUIRES(port->mutex);
-
 /* Records 'note', what the device leaves to software of the flow 'ufid'
  * it takes, for netdev-hw/not-offloaded and the debug log. */
 static void
@@ -560,6 +551,7 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     struct hw_egress *egress = NULL;
     struct hw_offload_entry *entry;
     uint32_t hash = hw_offload_ufid_hash(ufid);
+    struct flowmap mask_map;
     struct hw_push push;
     struct hw_rule rule;
     bool modify, decap;
@@ -599,8 +591,11 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
         have_dev = netdev_hw_get_device(netdev, &xdev);
     }
 
-    error = hw_offload_translate(match, actions, actions_len, params,
-                                 have_dev ? &xdev : NULL, &rule, &reason);
+    /* Once for translate and the entry. */
+    hw_translate_mask_map(&match->wc.masks, &mask_map);
+    error = hw_offload_translate(match, &mask_map, actions, actions_len,
+                                 params, have_dev ? &xdev : NULL, &rule,
+                                 &reason);
     if (error) {
         /* OVS keeps the flow in software.  A refused modify makes
          * dpif-netdev delete the old rule through flow_del(). */
@@ -673,7 +668,8 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
         }
     }
 
-    entry = hw_offload_entry_alloc(ufid, hash, match, actions, actions_len);
+    entry = hw_offload_entry_alloc(ufid, hash, match, &mask_map, actions,
+                                   actions_len);
     entry->creation_tid = hw_offload_tid();
     entry->params = *params;
     entry->full = rule.full;
@@ -1041,61 +1037,6 @@ netdev_offload_hw_flow_put(struct netdev *netdev, struct match *match,
     return hw_offload_put__(netdev, port, netdev, port, ODPP_NONE, match,
                             actions, actions_len, ufid, info, &params,
                             stats);
-}
-
-/* Appends the actions of 'entry' to 'buf' as an OVS_FLOW_ATTR_ACTIONS
- * attribute, the form dpif-netlink expects from flow_get() and flow dumps,
- * and returns it.  Callers hand in fixed stack buffers: if the actions do
- * not fit, an empty attribute is returned instead. */
-static struct nlattr *
-hw_offload_put_actions(const struct hw_offload_entry *entry,
-                       struct ofpbuf *buf)
-{
-    static struct nlattr no_actions = {
-        .nla_len = NLA_HDRLEN,
-        .nla_type = OVS_FLOW_ATTR_ACTIONS,
-    };
-    size_t need = NLA_ALIGN(NLA_HDRLEN + entry->actions_len);
-    size_t ofs;
-
-    if (!buf || entry->actions_len > UINT16_MAX - NLA_HDRLEN
-        || (buf->source == OFPBUF_STACK && ofpbuf_tailroom(buf) < need)) {
-        return &no_actions;
-    }
-
-    ofs = buf->size;
-    nl_msg_put_unspec(buf, OVS_FLOW_ATTR_ACTIONS,
-                      hw_offload_entry_actions(entry),
-                      entry->actions_len);
-    return ofpbuf_at_assert(buf, ofs, sizeof(struct nlattr));
-}
-
-/* Fills what flow_get() and flow_dump_next() report about 'entry'. */
-static void
-hw_offload_entry_report(const struct hw_offload_port *port,
-                        struct hw_offload_entry *entry, struct match *match,
-                        struct nlattr **actions,
-                        struct dpif_flow_stats *stats,
-                        struct dpif_flow_attrs *attrs, struct ofpbuf *buf)
-    OVS_REQUIRES(port->mutex)
-{
-    if (match) {
-        minimatch_expand(&entry->match, match);
-    }
-    if (actions) {
-        *actions = hw_offload_put_actions(entry, buf);
-    }
-    if (stats) {
-        hw_offload_entry_stats(port, entry, stats);
-    }
-    if (attrs) {
-        /* dpctl shows "offloaded:partial" for layer "ovs" and
-         * "offloaded:yes" for any other.  A rule waiting for its device to
-         * be reconfigured is not offloaded at the moment. */
-        attrs->offloaded = entry->installed;
-        attrs->dp_layer = entry->installed && entry->full ? "hw" : "ovs";
-        attrs->dp_extra_info = NULL;
-    }
 }
 
 static int

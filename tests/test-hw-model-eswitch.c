@@ -134,7 +134,8 @@ void
 test_eswitch_fdb(void)
 {
     struct mlx5dv_dr_action *to_vf0, *to_vf1, *to_wire, *to_pf, *ctr, *jump;
-    struct mlx5dv_dr_rule *r_vf, *r_up, *r_down, *r_pf, *r0;
+    struct mlx5dv_dr_rule *r_vf, *r_up, *r_down, *r_pf, *r_back, *r_loop;
+    struct mlx5dv_dr_rule *r0;
     struct capture wire = { .n = 0 }, vf0 = { .n = 0 }, vf1 = { .n = 0 };
     struct mlx5dv_dr_table *t0, *t1;
     struct mlx5dv_dr_matcher *m, *m0;
@@ -177,7 +178,8 @@ test_eswitch_fdb(void)
                  .counter = { .obj = counter });
 
     /* VF0 -> VF1 (port 7, counted), VF0 -> uplink (port 8), uplink ->
-     * VF0 (port 9), VF0 -> the PF (port 10). */
+     * VF0 (port 9), VF0 -> the PF (port 10), VF0 -> VF0 (port 11), uplink
+     * -> uplink (port 12). */
     mset(&mask, M_MISC2 + MISC2_REG_C_0, meta_vf0, 4);
     mset(&mask, M_OUTER + L24_UDP_DPORT, 7, 2);
     r_vf = RULE(m, &mask, ctr, to_vf1);
@@ -185,9 +187,13 @@ test_eswitch_fdb(void)
     r_up = RULE(m, &mask, to_wire);
     mset(&mask, M_OUTER + L24_UDP_DPORT, 10, 2);
     r_pf = RULE(m, &mask, to_pf);
+    mset(&mask, M_OUTER + L24_UDP_DPORT, 11, 2);
+    r_back = RULE(m, &mask, to_vf0);
     mset(&mask, M_MISC2 + MISC2_REG_C_0, meta_up, 4);
     mset(&mask, M_OUTER + L24_UDP_DPORT, 9, 2);
     r_down = RULE(m, &mask, to_vf0);
+    mset(&mask, M_OUTER + L24_UDP_DPORT, 12, 2);
+    r_loop = RULE(m, &mask, to_wire);
 
     f = udp_frame("02:00:00:00:00:01", "02:00:00:00:00:02", 7);
     CHECK_ERR(hw_model_receive("model91/vf0", packet_from(f, 0)), 0);
@@ -219,6 +225,7 @@ test_eswitch_fdb(void)
     CHECK_EQ(wire.n, 1);
     CHECK_PACKET(wire.packets[0], g, 0);
     CHECK_EQ(model_stats("model91").tx_packets, 1);
+    CHECK_EQ(model_stats("model91").dr_hairpin, 1);
     capture_clear(&wire);
 
     /* From the wire to VF0; port 8 from the wire is no VF's rule. */
@@ -235,6 +242,24 @@ test_eswitch_fdb(void)
     CHECK_ERR(hw_model_receive("model91/vf0", packet_from(g, 0)), ENOENT);
     CHECK_EQ(vf0.n + vf1.n + wire.n, 0);
 
+    /* Back to the vport it came from: a VF gets its frame back (the FDB's
+     * transmit side takes any vport), the wire does not (its receive side
+     * cannot go to the uplink: dropped). */
+    g->data[g->len - 6 - 8 + 3] = 11;
+    CHECK_ERR(hw_model_receive("model91/vf0", packet_from(g, 0)), 0);
+    CHECK_EQ(vf0.n, 1);
+    CHECK_PACKET(vf0.packets[0], g, 0);
+    CHECK_EQ(vf1.n + wire.n, 0);
+    CHECK_ERR(hw_model_get_vf_stats("model91", 0, &n_vfs, &stats), 0);
+    CHECK_EQ(stats.rx_packets, 2);
+    capture_clear(&vf0);
+    g->data[g->len - 6 - 8 + 3] = 12;
+    CHECK_ERR(hw_model_receive("model91", packet_from(g, 0)), EPERM);
+    CHECK_EQ(vf0.n + vf1.n + wire.n, 0);
+    CHECK_EQ(model_stats("model91").dr_uplink_drop, 1);
+    CHECK_EQ(model_stats("model91").dr_hairpin, 1);
+    CHECK_EQ(model_stats("model91").tx_packets, 1);
+
     CHECK_ERR(hw_model_set_wire_tx("model91", NULL, NULL), 0);
     CHECK_ERR(hw_model_set_wire_tx("model91/vf0", NULL, NULL), 0);
     CHECK_ERR(hw_model_set_wire_tx("model91/vf1", NULL, NULL), 0);
@@ -242,6 +267,8 @@ test_eswitch_fdb(void)
     CHECK_ERR(ops->dr_rule_destroy(r_up), 0);
     CHECK_ERR(ops->dr_rule_destroy(r_down), 0);
     CHECK_ERR(ops->dr_rule_destroy(r_pf), 0);
+    CHECK_ERR(ops->dr_rule_destroy(r_back), 0);
+    CHECK_ERR(ops->dr_rule_destroy(r_loop), 0);
     CHECK_ERR(ops->dr_rule_destroy(r0), 0);
     CHECK_ERR(ops->dr_action_destroy(to_vf0), 0);
     CHECK_ERR(ops->dr_action_destroy(to_vf1), 0);

@@ -907,10 +907,24 @@ dr_root_next(struct dr_walk *w, enum mlx5dv_dr_domain_type type,
     dr_output(w, pkt, HW_MODEL_DR_DELIVER, &verdict);
 }
 
+/* A DEST_VPORT to 'vport' (directly or in a DEST_ARRAY).
+ *
+ * The FDB takes a packet from the wire on its receive side, where a jump
+ * to the uplink vport is not allowed: rdma-core 50 (dr_action.c, "Can't go
+ * to uplink vport on RX rule") writes the drop address there instead, 44
+ * writes the uplink's receive address, an STE the commit calls illegal;
+ * the kernel only sends a packet back out of the uplink it came in by
+ * through a termination table (hairpin, with cap
+ * termination_table_raw_traffic), which software steering does not make.
+ * The model drops it. */
 static void
 dr_to_vport(struct dr_walk *w, struct dr_pkt *pkt, uint16_t vport)
 {
-    if (vport == HW_MODEL_DR_WIRE_VPORT) {
+    if (vport == HW_MODEL_DR_WIRE_VPORT
+        && pkt->source_port == HW_MODEL_DR_WIRE_VPORT) {
+        w->stats->dr_uplink_drop++;
+        dr_output_drop(w, pkt);
+    } else if (vport == HW_MODEL_DR_WIRE_VPORT) {
         w->stats->dr_hairpin++;
         dr_output(w, pkt, HW_MODEL_DR_WIRE, NULL);
     } else if (vport) {

@@ -314,8 +314,9 @@ model_unixctl_stats(struct unixctl_conn *conn, int argc OVS_UNUSED,
                   " encap=%"PRIu64"\n", st->rx_decap, st->rx_decap_skipped,
                   st->tx_encap);
     ds_put_format(&s, "  pipeline: hits=%"PRIu64" drop_miss=%"PRIu64
-                  " skipped=%"PRIu64" hairpin=%"PRIu64"\n", st->dr_rule_hits,
-                  st->dr_drop_miss, st->dr_modify_skipped, st->dr_hairpin);
+                  " skipped=%"PRIu64" hairpin=%"PRIu64" uplink_drop=%"PRIu64
+                  "\n", st->dr_rule_hits, st->dr_drop_miss,
+                  st->dr_modify_skipped, st->dr_hairpin, st->dr_uplink_drop);
     if (st->resets) {
         ds_put_format(&s, "  fatal errors: %"PRIu64" (%s) rx_drop=%"PRIu64
                       " rx_lost=%"PRIu64" tx_drop=%"PRIu64"\n", st->resets,

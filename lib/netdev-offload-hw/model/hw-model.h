@@ -124,7 +124,9 @@ struct hw_model_stats {
                                  * the root. */
     uint64_t dr_modify_skipped; /* Modify-header commands, VLAN pops and
                                  * pushes on a header the packet lacks. */
-    uint64_t dr_hairpin;        /* Sent back to the wire by the FDB. */
+    uint64_t dr_hairpin;        /* Sent out to the wire by the FDB. */
+    uint64_t dr_uplink_drop;    /* From the wire, sent back to the uplink
+                                 * by an FDB rule: dropped. */
     uint64_t resets;            /* Fatal errors (hw_model_reset()). */
     uint64_t rx_drop_fatal;     /* Arrived while the device was dead. */
     uint64_t rx_lost_fatal;     /* Waiting in a WQ when it died. */

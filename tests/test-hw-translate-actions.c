@@ -24,6 +24,7 @@
 #include <errno.h>
 
 #include "flow.h"
+#include "hw-offload-eswitch.h"
 #include "hw-rule.h"
 #include "hw-translate.h"
 #include "netlink.h"
@@ -605,6 +606,59 @@ test_eswitch_drop(void)
     CHECK_ESW_REFUSED(&match, &actions,
                       "e-switch: the FDB takes flows that output "
                       "or drop");
+
+    ds_destroy(&reason);
+    ofpbuf_uninit(&actions);
+}
+
+/* An output to the port the packets came in by: a VF's FDB rule sends
+ * them back to the VF, the uplink's cannot send them back out of the
+ * uplink (the FDB's receive side cannot go to the uplink vport). */
+void
+test_eswitch_hairpin(void)
+{
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct ofpbuf actions;
+    struct match match;
+    struct hw_rule rule;
+
+    dp_match_init_udp(&match);
+    ofpbuf_init(&actions, 64);
+    put_output(&actions, TEST_PORT);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rule.fate, HW_FATE_VPORT);
+    CHECK_EQ(rule.n_out, 1);
+    CHECK_EQ(odp_to_u32(rule.out_ports[0]), TEST_PORT);
+
+    /* A VF (vport 1) back to itself. */
+    rule.fate_vports[0] = 1;
+    CHECK_EQ(hw_offload_eswitch_check_outputs(1, &rule, &reason), 0);
+    CHECK_STR(ds_cstr(&reason), "");
+
+    /* A VF to the uplink, the uplink to a VF. */
+    rule.fate_vports[0] = HW_ESWITCH_UPLINK_VPORT;
+    CHECK_EQ(hw_offload_eswitch_check_outputs(1, &rule, &reason), 0);
+    rule.fate_vports[0] = 1;
+    CHECK_EQ(hw_offload_eswitch_check_outputs(HW_ESWITCH_UPLINK_VPORT,
+                                              &rule, &reason), 0);
+    CHECK_STR(ds_cstr(&reason), "");
+
+    /* The uplink back to itself, alone or in a mirror. */
+    rule.fate_vports[0] = HW_ESWITCH_UPLINK_VPORT;
+    CHECK_EQ(hw_offload_eswitch_check_outputs(HW_ESWITCH_UPLINK_VPORT,
+                                              &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB does not send packets "
+              "from the uplink back out of it");
+    ds_clear(&reason);
+    put_output(&actions, 4);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rule.n_out, 2);
+    rule.fate_vports[0] = 2;
+    rule.fate_vports[1] = HW_ESWITCH_UPLINK_VPORT;
+    CHECK_EQ(hw_offload_eswitch_check_outputs(HW_ESWITCH_UPLINK_VPORT,
+                                              &rule, &reason), EOPNOTSUPP);
+    CHECK_STR(ds_cstr(&reason), "e-switch: the FDB does not send packets "
+              "from the uplink back out of it");
 
     ds_destroy(&reason);
     ofpbuf_uninit(&actions);

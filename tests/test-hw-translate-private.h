@@ -88,6 +88,7 @@ void test_eswitch_actions(void);
 void test_eswitch_rewrites(void);
 void test_eswitch_drop(void);
 void test_eswitch_meter(void);
+void test_eswitch_hairpin(void);
 
 /* The rule helpers (test-hw-translate-rule.c). */
 void test_priority_and_rss_bands(void);

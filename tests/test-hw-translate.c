@@ -307,6 +307,7 @@ static const struct test_hw_case tests[] = {
     TEST(eswitch_rewrites),
     TEST(eswitch_drop),
     TEST(eswitch_meter),
+    TEST(eswitch_hairpin),
     TEST(every_field_named),
     TEST(untranslatable_fields),
     TEST(priority_and_rss_bands),

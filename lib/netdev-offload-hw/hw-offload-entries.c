@@ -71,6 +71,18 @@ hw_offload_entry_find(const struct hw_offload_port *port,
     return hw_offload_entry_find__(port, ufid, hw_offload_ufid_hash(ufid));
 }
 
+/* A flow the FDB did not take ('esw_why' says why, empty if it was not a
+ * flow of the e-switch) that 'rule' offloads in part: 'reason' says so. */
+static void
+hw_offload_partial_reason(const struct hw_rule *rule,
+                          const struct ds *esw_why, struct ds *reason)
+{
+    if (!rule->full && esw_why->length && reason) {
+        ds_clear(reason);
+        ds_put_format(reason, "%s: offloaded in part", ds_cstr_ro(esw_why));
+    }
+}
+
 int
 hw_offload_translate(const struct match *match,
                      const struct flowmap *mask_map,
@@ -81,6 +93,7 @@ hw_offload_translate(const struct match *match,
 {
     struct hw_translate_params p = *params;
     bool on_demand = dev && dev->pipeline && dev->pipeline_on_demand;
+    struct ds esw_why = DS_EMPTY_INITIALIZER;
     struct ds why = DS_EMPTY_INITIALIZER;
     int error;
 
@@ -98,6 +111,10 @@ hw_offload_translate(const struct match *match,
             ds_destroy(&why);
             return 0;
         }
+        /* Why the FDB did not take it, for a partial offload wherever it
+         * lands: the root, or the flow table on demand. */
+        ds_put_buffer(&esw_why, why.string, why.length);
+        ds_clear(&why);
         p = *params;
     }
 
@@ -113,6 +130,8 @@ hw_offload_translate(const struct match *match,
                                       &p, rule, &why)
             && rule->ct_stage && !hw_rule_is_tagged(rule)
             && rule->tunnel == HW_TUNNEL_NONE) {
+            hw_offload_partial_reason(rule, &esw_why, reason);
+            ds_destroy(&esw_why);
             ds_destroy(&why);
             return 0;
         }
@@ -121,11 +140,11 @@ hw_offload_translate(const struct match *match,
     }
     error = hw_translate_flow_mapped(match, mask_map, actions, actions_len,
                                      &p, rule, reason);
-    if (!error && !rule->full && why.length && reason) {
-        ds_clear(reason);
-        ds_put_format(reason, "%s: offloaded in part", ds_cstr(&why));
+    if (!error) {
+        hw_offload_partial_reason(rule, &esw_why, reason);
     }
     if (!error || !on_demand) {
+        ds_destroy(&esw_why);
         ds_destroy(&why);
         return error;
     }
@@ -146,9 +165,11 @@ hw_offload_translate(const struct match *match,
             if (reason) {
                 ds_clear(reason);
             }
+            hw_offload_partial_reason(rule, &esw_why, reason);
             error = 0;
         }
     }
+    ds_destroy(&esw_why);
     ds_destroy(&why);
     return error;
 }

@@ -91,6 +91,26 @@ hw_offload_eswitch_vport(const struct netdev_hw_device *dev,
 }
 
 int
+hw_offload_eswitch_check_outputs(uint16_t in_vport,
+                                 const struct hw_rule *rule,
+                                 struct ds *reason)
+{
+    if (in_vport != HW_ESWITCH_UPLINK_VPORT) {
+        /* The FDB's transmit side sends a VF's packets to any vport, its
+         * own too. */
+        return 0;
+    }
+    for (size_t i = 0; i < rule->n_out; i++) {
+        if (rule->fate_vports[i] == in_vport) {
+            ds_put_cstr(reason, "e-switch: the FDB does not send packets "
+                        "from the uplink back out of it");
+            return EOPNOTSUPP;
+        }
+    }
+    return 0;
+}
+
+int
 hw_offload_eswitch_plan(const struct netdev_hw_device *dev,
                         const char *dpif_type, struct hw_rule *rule,
                         struct ds *reason)
@@ -105,6 +125,9 @@ hw_offload_eswitch_plan(const struct netdev_hw_device *dev,
         if (error) {
             return error;
         }
+    }
+    if (hw_offload_eswitch_check_outputs(dev->vport, rule, reason)) {
+        return EOPNOTSUPP;
     }
     return hw_offload_meter_plan(dev, rule, reason);
 }

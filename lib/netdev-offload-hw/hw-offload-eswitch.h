@@ -36,11 +36,14 @@
  * one an egress rule would push, hw-translate.h).  The tnl_pop flow of the
  * uplink stays a receive-side rule.  translate makes the
  * rule (HW_FATE_VPORT, pure: it knows the output's datapath port only);
- * this finds that port's vport.  What the FDB cannot take is translated
- * again for the input port's receive side (partial offload), with the
- * reason. */
+ * this finds that port's vport.  A VF's flow may send its packets back to
+ * the VF; the uplink's flows may not send theirs back out of the uplink
+ * (hw_offload_eswitch_check_outputs()).  What the FDB cannot take is
+ * translated again for the input port's receive side (partial offload),
+ * with the reason. */
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct ds;
 struct hw_rule;
@@ -55,13 +58,32 @@ bool hw_offload_eswitch_enabled(const struct netdev_hw_device *dev);
 void hw_offload_eswitch_params(const struct netdev_hw_device *dev,
                                struct hw_translate_params *params);
 
+/* The uplink's vport, as mlx5dv_query_port() tells it (the kernel's
+ * MLX5_VPORT_UPLINK). */
+#define HW_ESWITCH_UPLINK_VPORT 0xffff
+
+/* Whether the FDB can send the packets of 'rule', whose outputs' vports
+ * are in 'fate_vports', that enter it from vport 'in_vport'.  The FDB takes
+ * the uplink's packets on its receive side, where a jump to the uplink
+ * vport is not allowed (rdma-core's dr_action.c, "Can't go to uplink vport
+ * on RX rule": 50 writes a drop there, 44 the uplink's receive address,
+ * which that commit calls illegal); the kernel sends a packet back out of
+ * the uplink only through a termination table, which software steering
+ * does not make.  A VF's packets cross the transmit side, which goes to
+ * any vport, the VF's own too.  Returns 0, or EOPNOTSUPP with why appended
+ * to 'reason'. */
+int hw_offload_eswitch_check_outputs(uint16_t in_vport,
+                                     const struct hw_rule *rule,
+                                     struct ds *reason);
+
 /* Finds the vports of the output ports of 'rule' (HW_FATE_VPORT; none for
  * HW_FATE_DROP), a flow
  * of the port of 'dev', among the datapath's ports of type 'dpif_type' and
  * stores them in the rule, with its meter's parameters if it has one
  * (hw-offload-meter.h).  Returns 0, or EOPNOTSUPP with why appended to
  * 'reason': an output is not a hw port, is on another device, or on no
- * e-switch; the device cannot run the meter. */
+ * e-switch; the packets would go back out of the uplink they came in by
+ * (hw_offload_eswitch_check_outputs()); the device cannot run the meter. */
 int hw_offload_eswitch_plan(const struct netdev_hw_device *dev,
                             const char *dpif_type, struct hw_rule *rule,
                             struct ds *reason);

@@ -332,9 +332,8 @@ hw_flow_install_ct_misses(const struct netdev_hw_device *dev,
          : hw_translate_ct_misses(rule, misses, levels));
     if (rule->ct_nat) {
         /* Before any packet can get its restore tag. */
-        x->ct_restore = hw_ct_restore_stage_add(rule->tag,
-                                                   rule->ct_recirc,
-                                                   rule->ct_zone);
+        x->ct_restore = hw_ct_restore_stage_add(rule->tag, rule->ct_recirc,
+                                                rule->ct_zone);
     }
     x->ct_misses = xcalloc(n, sizeof *x->ct_misses);
     x->n_ct_misses = n;

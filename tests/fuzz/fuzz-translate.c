@@ -366,6 +366,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ds reason = DS_EMPTY_INITIALIZER;
     struct hw_translate_params params;
     uint64_t actions_stub[1024 / 8];
+    struct flowmap mask_map;
     struct ofpbuf actions;
     struct hw_rule rule;
     struct hw_flow flow;
@@ -408,8 +409,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
 
-    error = hw_offload_translate(&match, actions.data, actions.size, &params,
-                                 &d->dev, &rule, &reason);
+    hw_translate_mask_map(&match.wc.masks, &mask_map);
+    error = hw_offload_translate(&match, &mask_map, actions.data,
+                                 actions.size, &params, &d->dev, &rule,
+                                 &reason);
     if (error) {
         check_refusal(error, &reason);
         goto out;

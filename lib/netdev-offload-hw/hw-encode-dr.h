@@ -76,7 +76,8 @@ struct mlx5dv_flow_match_parameters *hw_dr_match_params(
  * TCP flags above the 9 it has, fragment bits other than "is a fragment"),
  * or EINVAL if the rule contradicts itself (an IP protocol other than the
  * one its TCP, UDP, ICMP or GRE header implies), with the reason appended
- * to 'reason'. */
+ * to 'reason' and both all zero.  What lies beyond 'match_sz' in the two
+ * buffers is not written. */
 int hw_encode_dr_match(const struct hw_rule *rule, bool root,
                        struct hw_dr_match *mask, struct hw_dr_match *value,
                        struct ds *reason);

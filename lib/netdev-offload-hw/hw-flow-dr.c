@@ -386,7 +386,8 @@ hw_flow_dr_install__(struct hw_pipeline *p,
             .type = HW_DR_ACTION_TAG, .tag = rule->tag,
         };
         error = (compact
-                 ? hw_pipeline_own_action_create(p, dom, &attr, &own_tag)
+                 ? hw_pipeline_own_action_create(p, flow->matcher, &attr,
+                                                 &own_tag)
                  : hw_flow_dr_add_action(p, dom, &attr, flow));
         if (error) {
             goto error;
@@ -405,7 +406,8 @@ hw_flow_dr_install__(struct hw_pipeline *p,
             .counter = { .obj = flow->counter, .offset = 0 },
         };
         error = (compact
-                 ? hw_pipeline_own_action_create(p, dom, &attr, &own_counter)
+                 ? hw_pipeline_own_action_create(p, flow->matcher, &attr,
+                                                 &own_counter)
                  : hw_flow_dr_add_action(p, dom, &attr, flow));
         if (error) {
             goto error;

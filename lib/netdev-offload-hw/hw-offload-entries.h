@@ -97,9 +97,17 @@ void hw_offload_entry_report(const struct hw_offload_port *port,
                              struct dpif_flow_attrs *, struct ofpbuf *buf)
     OVS_REQUIRES(port->mutex);
 
+/* Installs the rule of 'entry' on 'port' and puts the entry in its map in
+ * place of the entry of the same ufid, if any ('*modifyp' says whether
+ * there was one).  Records 'in_port' as the port's datapath port unless it
+ * is ODPP_NONE.  On success, '*stats' (if nonnull) gets the statistics the
+ * entry starts from; on error, the entry is not in the map and 'reason'
+ * says why. */
 int hw_offload_install(struct netdev *, struct hw_offload_port *port,
                        struct hw_offload_entry *, const struct hw_rule *,
-                       bool *modifyp, struct ds *reason, struct ds *log)
+                       odp_port_t in_port, bool *modifyp,
+                       struct dpif_flow_stats *stats, struct ds *reason,
+                       struct ds *log)
     OVS_REQUIRES(port->dev_mutex);
 void hw_offload_put_log_prefix(struct ds *, const struct netdev *,
                                bool modify, const ovs_u128 *ufid,

@@ -41,6 +41,8 @@ struct hw_pipe_table {
     struct hmap_node node;              /* In 'tables', by domain + level. */
     enum mlx5dv_dr_domain_type domain;
     uint32_t level;
+    struct mlx5dv_dr_domain *dmn;       /* Its domain's, for rules' own
+                                         * actions without the mutex. */
     struct mlx5dv_dr_table *dr;
 };
 
@@ -84,9 +86,11 @@ struct hw_pipeline {
     struct hmap matchers OVS_GUARDED;
     struct hmap actions OVS_GUARDED;    /* Shared actions. */
     struct ovs_list private_actions OVS_GUARDED;    /* Rules' own. */
-    size_t n_private OVS_GUARDED;       /* In 'private_actions'... */
-    size_t n_counters OVS_GUARDED;      /* ...of which counter actions... */
-    size_t n_tags OVS_GUARDED;          /* ...and tag actions. */
+    /* Rules' own actions, counted without the mutex: a put makes two.
+     * Those with wrappers are also in 'private_actions'. */
+    atomic_count n_private;             /* Tags, counters, flow meters... */
+    atomic_count n_counters;            /* ...of which counter actions... */
+    atomic_count n_tags;                /* ...and tag actions. */
     unsigned int next_id OVS_GUARDED;
 
     /* The matcher found or made last: the rules of a connection table come
@@ -101,6 +105,38 @@ struct hw_pipeline {
 };
 
 static void hw_pipe_matcher_free(struct hw_pipe_matcher *);
+
+/* The count of a rule's own actions of 'type' besides 'n_private', if
+ * any. */
+static atomic_count *
+hw_pipe_own_kind_count(struct hw_pipeline *p, enum hw_dr_action_type type)
+{
+    return (type == HW_DR_ACTION_COUNTER ? &p->n_counters
+            : type == HW_DR_ACTION_TAG ? &p->n_tags
+            : NULL);
+}
+
+static void
+hw_pipe_count_own(struct hw_pipeline *p, enum hw_dr_action_type type)
+{
+    atomic_count *kind = hw_pipe_own_kind_count(p, type);
+
+    atomic_count_inc(&p->n_private);
+    if (kind) {
+        atomic_count_inc(kind);
+    }
+}
+
+static void
+hw_pipe_uncount_own(struct hw_pipeline *p, enum hw_dr_action_type type)
+{
+    atomic_count *kind = hw_pipe_own_kind_count(p, type);
+
+    atomic_count_dec(&p->n_private);
+    if (kind) {
+        atomic_count_dec(kind);
+    }
+}
 
 static const char *const hw_pipe_domain_names[HW_DR_N_DOMAINS] = {
     [MLX5DV_DR_DOMAIN_TYPE_NIC_RX] = "nic_rx",
@@ -171,14 +207,14 @@ hw_pipeline_destroy(struct hw_pipeline *p)
         return;
     }
     if (!hmap_is_empty(&p->matchers) || !hmap_is_empty(&p->actions)
-        || p->n_private) {
+        || atomic_count_get(&p->n_private)) {
         struct hw_pipe_matcher *m;
         struct hw_pipe_action *a;
 
         VLOG_WARN("%s: pipeline closed with %"PRIuSIZE" matchers and "
                   "%"PRIuSIZE" actions still in use", p->dev.devname,
                   hmap_count(&p->matchers),
-                  hmap_count(&p->actions) + p->n_private);
+                  hmap_count(&p->actions) + atomic_count_get(&p->n_private));
         HMAP_FOR_EACH_POP (m, node, &p->matchers) {
             hw_pipe_matcher_free(m);
         }
@@ -258,6 +294,7 @@ hw_pipe_table(struct hw_pipeline *p, enum mlx5dv_dr_domain_type domain,
     table = xzalloc(sizeof *table);
     table->domain = domain;
     table->level = level;
+    table->dmn = dmn;
     error = p->dev.ops->dr_table_create(dmn, level, &table->dr);
     if (error) {
         free(table);
@@ -541,9 +578,7 @@ hw_pipeline_action_ref(struct hw_pipeline *p,
         hmap_insert(&p->actions, &a->node, hash);
     } else {
         ovs_list_push_back(&p->private_actions, &a->list_node);
-        p->n_private++;
-        p->n_counters += a->type == HW_DR_ACTION_COUNTER;
-        p->n_tags += a->type == HW_DR_ACTION_TAG;
+        hw_pipe_count_own(p, a->type);
     }
     *actionp = a;
 
@@ -566,9 +601,7 @@ hw_pipeline_action_unref(struct hw_pipeline *p, struct hw_pipe_action *a)
                              p->dev.ops->dr_action_destroy(a->dr));
         if (hw_pipe_action_is_private(a->type)) {
             ovs_list_remove(&a->list_node);
-            p->n_private--;
-            p->n_counters -= a->type == HW_DR_ACTION_COUNTER;
-            p->n_tags -= a->type == HW_DR_ACTION_TAG;
+            hw_pipe_uncount_own(p, a->type);
         } else {
             hmap_remove(&p->actions, &a->node);
         }
@@ -590,30 +623,23 @@ hw_pipe_action_type(const struct hw_pipe_action *a)
     return a->type;
 }
 
+/* Needs no mutex: the domain of 'm' lives as long as 'm', which the caller
+ * holds, and the device serialises its own action calls. */
 int
 hw_pipeline_own_action_create(struct hw_pipeline *p,
-                              enum mlx5dv_dr_domain_type domain,
+                              const struct hw_pipe_matcher *m,
                               const struct hw_dr_action_attr *attr,
                               struct mlx5dv_dr_action **actionp)
 {
-    struct mlx5dv_dr_domain *dmn;
     int error;
 
     ovs_assert(hw_pipe_action_is_private(attr->type));
-    *actionp = NULL;
-    ovs_mutex_lock(&p->mutex);
-    error = hw_pipe_domain(p, domain, &dmn);
+    error = p->dev.ops->dr_action_create(m->table->dmn, attr, actionp);
     if (!error) {
-        error = p->dev.ops->dr_action_create(dmn, attr, actionp);
-    }
-    if (!error) {
-        p->n_private++;
-        p->n_counters += attr->type == HW_DR_ACTION_COUNTER;
-        p->n_tags += attr->type == HW_DR_ACTION_TAG;
+        hw_pipe_count_own(p, attr->type);
     } else {
         *actionp = NULL;
     }
-    ovs_mutex_unlock(&p->mutex);
     return error;
 }
 
@@ -625,13 +651,9 @@ hw_pipeline_own_action_destroy(struct hw_pipeline *p,
     if (!action) {
         return;
     }
-    ovs_mutex_lock(&p->mutex);
     hw_pipe_destroy_warn(p, hw_pipe_action_name(type),
                          p->dev.ops->dr_action_destroy(action));
-    p->n_private--;
-    p->n_counters -= type == HW_DR_ACTION_COUNTER;
-    p->n_tags -= type == HW_DR_ACTION_TAG;
-    ovs_mutex_unlock(&p->mutex);
+    hw_pipe_uncount_own(p, type);
 }
 
 struct mlx5dv_dr_action *
@@ -697,14 +719,14 @@ hw_pipeline_counts(const struct hw_pipeline *p_, struct hw_pipeline_counts *c)
     }
     c->tables = hmap_count(&p->tables);
     c->matchers = hmap_count(&p->matchers);
-    c->actions = hmap_count(&p->actions) + p->n_private;
+    c->actions = hmap_count(&p->actions) + atomic_count_get(&p->n_private);
     HMAP_FOR_EACH (m, node, &p->matchers) {
         c->refs += m->refs;
     }
     HMAP_FOR_EACH (a, node, &p->actions) {
         c->refs += a->refs;
     }
-    c->refs += p->n_private;        /* One each. */
+    c->refs += atomic_count_get(&p->n_private);     /* One each. */
     ovs_mutex_unlock(&p->mutex);
 }
 
@@ -799,11 +821,13 @@ hw_pipeline_format(const struct hw_pipeline *p_, struct ds *s)
     }
     /* The rules' own actions, counted: a rule that keeps them without
      * their wrappers (hw_flow_dr_install_compact()) has them still. */
-    if (p->n_tags) {
-        ds_put_format(s, "  tags: %"PRIuSIZE"\n", p->n_tags);
+    unsigned int n_tags = atomic_count_get(&p->n_tags);
+    unsigned int n_counters = atomic_count_get(&p->n_counters);
+    if (n_tags) {
+        ds_put_format(s, "  tags: %u\n", n_tags);
     }
-    if (p->n_counters) {
-        ds_put_format(s, "  counters: %"PRIuSIZE"\n", p->n_counters);
+    if (n_counters) {
+        ds_put_format(s, "  counters: %u\n", n_counters);
     }
     ovs_mutex_unlock(&p->mutex);
     free(ts);

@@ -97,7 +97,7 @@ enum hw_dr_action_type hw_pipe_action_type(const struct hw_pipe_action *);
  * kept compact (hw_flow_dr_install_compact()): the pipeline counts it as
  * one hw_pipeline_action_ref() made, and it has no id. */
 int hw_pipeline_own_action_create(struct hw_pipeline *p,
-                                  enum mlx5dv_dr_domain_type domain,
+                                  const struct hw_pipe_matcher *m,
                                   const struct hw_dr_action_attr *attr,
                                   struct mlx5dv_dr_action **actionp);
 void hw_pipeline_own_action_destroy(struct hw_pipeline *p,

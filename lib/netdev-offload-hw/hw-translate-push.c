@@ -444,11 +444,14 @@ hw_translate_push(const struct hw_rule *ingress,
     struct hw_rule *egress;
     int error;
 
-    memset(push, 0, sizeof *push);
+    /* Most flows push nothing: they skip the clearing of 'push', which is
+     * big. */
     n_pushes = count_pushes(actions, actions_len);
     if (!n_pushes) {
         return ENOENT;
-    } else if (n_pushes > 1) {
+    }
+    memset(push, 0, sizeof *push);
+    if (n_pushes > 1) {
         /* Each would need its own encap of the same packet on egress. */
         return PUSH_REFUSE(reason, "more than one tnl_push not supported");
     } else if (ingress->fate != HW_FATE_RSS) {

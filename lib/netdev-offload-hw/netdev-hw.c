@@ -1400,6 +1400,14 @@ bool
 netdev_hw_get_device(const struct netdev *netdev,
                      struct netdev_hw_device *device)
 {
+    return netdev_hw_get_device_rss(netdev, HW_N_RSS_TYPES, device, NULL);
+}
+
+bool
+netdev_hw_get_device_rss(const struct netdev *netdev, enum hw_rss_type type,
+                         struct netdev_hw_device *device,
+                         struct ibv_qp **qpp)
+{
     struct netdev_hw *dev;
     bool ok;
 
@@ -1412,6 +1420,10 @@ netdev_hw_get_device(const struct netdev *netdev,
     ok = dev->configured;
     if (ok) {
         netdev_hw_device_of(dev, device);
+        if (qpp) {
+            *qpp = ((int) type >= 0 && type < HW_N_RSS_TYPES
+                    ? dev->rss_qps[type] : NULL);
+        }
     }
     ovs_mutex_unlock(&dev->mutex);
     return ok;

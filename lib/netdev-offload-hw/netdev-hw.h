@@ -74,6 +74,11 @@ bool netdev_hw_get_device(const struct netdev *, struct netdev_hw_device *);
  * port is not configured. */
 struct ibv_qp *netdev_hw_rss_qp(const struct netdev *, enum hw_rss_type);
 
+/* netdev_hw_get_device() and netdev_hw_rss_qp() in one: what a flow put
+ * asks for every rule, under one lock of the port. */
+bool netdev_hw_get_device_rss(const struct netdev *, enum hw_rss_type,
+                              struct netdev_hw_device *, struct ibv_qp **);
+
 /* Appends a description of the port's device, capabilities, queues, RSS key
  * and hash fields to 'ds' (for ovs-appctl hw-offload/show). */
 void netdev_hw_format(const struct netdev *, struct ds *);

@@ -687,12 +687,10 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
     }
 
     ovs_mutex_lock(&port->dev_mutex);
-    if (vport == ODPP_NONE) {
-        ovs_mutex_lock(&port->mutex);
-        port->odp_port = match->flow.in_port.odp_port;
-        ovs_mutex_unlock(&port->mutex);
-    }
-    error = hw_offload_install(netdev, port, entry, &rule, &modify, &reason,
+    error = hw_offload_install(netdev, port, entry, &rule,
+                               (vport == ODPP_NONE
+                                ? match->flow.in_port.odp_port : ODPP_NONE),
+                               &modify, stats, &reason,
                                VLOG_IS_DBG_ENABLED() ? &log : NULL);
     ovs_mutex_unlock(&port->dev_mutex);
 
@@ -711,16 +709,6 @@ hw_offload_put__(struct netdev *flow_netdev, struct hw_offload_port *flow_port,
             HW_COVERAGE_INC(hw_offload_put_full);
         } else {
             HW_COVERAGE_INC(hw_offload_put_partial);
-        }
-        if (stats) {
-            ovs_mutex_lock(&port->mutex);
-            entry = hw_offload_entry_find(port, ufid);
-            if (entry) {
-                *stats = entry->base;
-            } else {
-                memset(stats, 0, sizeof *stats);
-            }
-            ovs_mutex_unlock(&port->mutex);
         }
         if (log.length) {
             if (egress) {

@@ -73,6 +73,8 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate-push.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-translate.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-tx-push-provider.h \
+	netdev-offload-hw/lib/netdev-offload-hw/hw-tx-push-rule.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-tx-push.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hw-tx-push.h \
 	netdev-offload-hw/lib/netdev-offload-hw/netdev-hw-base.c \
@@ -141,8 +143,10 @@ lib_libopenvswitch_la_SOURCES += \
 	netdev-offload-hw/lib/netdev-offload-hw/rdma/hw-rdma.c \
 	netdev-offload-hw/lib/netdev-offload-hw/rdma/hw-rdma.h
 
-# The hbl backend (per-QP encapsulation, libhbl.so.1 at run time).
+# The hbl backend (per-QP encapsulation, libhbl.so.1 at run time) and its
+# way of tunnel push (hw-hbl-push.c).
 lib_libopenvswitch_la_SOURCES += \
+	netdev-offload-hw/lib/netdev-offload-hw/hbl/hw-hbl-push.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hbl/hw-hbl.c \
 	netdev-offload-hw/lib/netdev-offload-hw/hbl/hw-hbl.h \
 	netdev-offload-hw/lib/netdev-offload-hw/hbl/hw-hbldv.h

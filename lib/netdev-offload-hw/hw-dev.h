@@ -305,7 +305,7 @@ struct hw_dev_ops {
      * of libhbl's hbldv_create_encap(), hbldv_destroy_encap(),
      * hbldv_modify_qp() and hbldv_query_port() (declared in hw-hbldv.h).
      * NULL if the device has none: then tunnel push is done by egress rules
-     * with a packet reformat instead (hw-hbl.h says which to use). */
+     * with a packet reformat instead (hw-tx-push.c picks the way). */
     int (*create_encap)(struct ibv_context *, struct hbldv_encap_attr *,
                         struct hbldv_encap **);
     int (*destroy_encap)(struct hbldv_encap *);

@@ -14,74 +14,83 @@
  * limitations under the License.
  */
 
-/* The device's tunnel push (hw-tx-push.h): an egress rule that replaces a
- * marker, or an hbl send queue whose encapsulation adds the header. */
+/* The device's tunnel push (hw-tx-push.h): the dispatcher over the ways a
+ * device can do it (hw-tx-push-provider.h). */
 
 #include <config.h>
 #include "hw-tx-push.h"
 
+#include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "dp-packet.h"
-#include "hw-flow.h"
-#include "hw-hbl.h"
-#include "hw-rule.h"
-#include "hw-stale.h"
-#include "hw-translate.h"
+#include "hw-tx-push-provider.h"
 #include "netdev-hw.h"
 #include "openvswitch/dynamic-string.h"
+#include "openvswitch/vlog.h"
+#include "ovs-atomic.h"
 #include "ovs-rcu.h"
-#include "packets.h"
 #include "util.h"
 
-struct hw_tx_push {
-    struct hw_rule rule;            /* The egress rule it was made from. */
-    struct netdev_hw_device dev;    /* 'dev.devname' is 'devname'. */
-    char *devname;
+VLOG_DEFINE_THIS_MODULE(hw_tx_push);
 
-    /* One of the two: */
-    struct hw_hbl_txq *txq;         /* The send queue that pushes. */
-    struct hw_flow flow;            /* The egress rule, if no 'txq'. */
-    struct eth_header marker;       /* What the egress rule matches. */
+/* The ways, asked in order: the first usable on a device does its pushes.
+ * Per-QP encapsulation comes first, because any device may try an egress
+ * rule. */
+static const struct hw_tx_push_class *const hw_tx_push_classes[] = {
+    &hw_tx_push_qp_encap_class,
+    &hw_tx_push_rule_class,
 };
+
+struct hw_tx_push {
+    const struct hw_tx_push_class *class;
+    void *obj;                      /* The class's push. */
+};
+
+/* Live pushes whose class sends on queues of its own, so that the send
+ * path pays one atomic read while there are none. */
+static atomic_count n_diverting = ATOMIC_COUNT_INIT(0);
+
+static const struct hw_tx_push_class *
+hw_tx_push_class_find(const struct netdev_hw_device *dev)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(hw_tx_push_classes); i++) {
+        if (hw_tx_push_classes[i]->usable(dev)) {
+            return hw_tx_push_classes[i];
+        }
+    }
+    return NULL;
+}
 
 int
 hw_tx_push_create(const struct netdev_hw_device *dev, struct ibv_qp *qp,
                   const struct hw_rule *rule, struct hw_tx_push **pushp,
                   struct ds *reason)
 {
-    struct hw_tx_push *push = xzalloc(sizeof *push);
+    const struct hw_tx_push_class *class = hw_tx_push_class_find(dev);
+    struct hw_tx_push *push;
+    void *obj;
     int error;
 
-    push->rule = *rule;
-    if (hw_hbl_device_encaps(dev)) {
-        error = hw_hbl_txq_create(dev, rule->reformat_data,
-                                  rule->reformat_len, &push->txq, reason);
-    } else {
-        error = hw_flow_install(dev, qp, rule, &push->flow, reason);
+    *pushp = NULL;
+    if (!class) {
+        ds_put_format(reason, "device %s cannot push a tunnel header",
+                      dev->devname);
+        return EOPNOTSUPP;
     }
+    error = class->create(dev, qp, rule, &obj, reason);
     if (error) {
-        free(push);
-        *pushp = NULL;
         return error;
     }
 
-    push->devname = xstrdup(dev->devname);
-    push->dev = *dev;
-    push->dev.devname = push->devname;
-    push->marker.eth_dst = rule->outer.eth.dst;
-    push->marker.eth_src = eth_addr_zero;
-    push->marker.eth_type = htons(HW_PUSH_MARKER_TYPE);
+    push = xmalloc(sizeof *push);
+    push->class = class;
+    push->obj = obj;
+    if (class->divert) {
+        atomic_count_inc(&n_diverting);
+    }
+    VLOG_DBG("%s: tunnel push by %s", dev->devname, class->name);
     *pushp = push;
     return 0;
-}
-
-static void
-hw_tx_push_free(struct hw_tx_push *push)
-{
-    free(push->devname);
-    free(push);
 }
 
 void
@@ -90,79 +99,55 @@ hw_tx_push_destroy(struct hw_tx_push *push)
     if (!push) {
         return;
     }
-    if (push->txq) {
-        hw_hbl_txq_destroy(push->txq);
-    } else {
-        hw_stale_uninstall_flow(&push->dev, &push->flow, HW_STALE_NO_MARK);
+    push->class->destroy(push->obj);
+    if (push->class->divert) {
+        atomic_count_dec(&n_diverting);
     }
-    ovsrcu_postpone(hw_tx_push_free, push);
+    ovsrcu_postpone(free, push);
 }
 
 bool
 hw_tx_push_prepare(const struct hw_tx_push *push, struct dp_packet *packet,
                    const void *header, size_t header_len)
 {
-    if (push->txq) {
-        /* The queue's encap adds what follows the outer IPv4 header. */
-        return hw_hbl_push_prepare(push->txq, packet, header, header_len);
-    }
-
-    memcpy(dp_packet_push_uninit(packet, sizeof push->marker), &push->marker,
-           sizeof push->marker);
-    packet->packet_type = htonl(PT_ETH);
-    dp_packet_reset_offsets(packet);
-    dp_packet_set_flow_mark(packet, HW_PUSH_PACKET_MARK);
-    return true;
+    return push->class->prepare(push->obj, packet, header, header_len);
 }
 
 void
 hw_tx_push_format(const struct hw_tx_push *push, struct ds *s)
 {
+    const struct hw_tx_push_class *class = push->class;
     uint64_t packets, bytes;
 
-    if (!hw_flow_read(&push->dev, &push->flow, &packets, &bytes)) {
+    if (class->read && !class->read(push->obj, &packets, &bytes)) {
         ds_put_format(s, "packets:%"PRIu64", bytes:%"PRIu64", ",
                       packets, bytes);
     } else {
         ds_put_cstr(s, "packets:?, bytes:?, ");
     }
     ds_put_cstr(s, "rule: ");
-    hw_flow_format(&push->flow, &push->rule, s);
+    if (class->format) {
+        class->format(push->obj, s);
+    }
 }
 
 bool
 hw_tx_push_is_forged(const struct dp_packet *packet, struct eth_addr *dst)
 {
-    const uint8_t *data = dp_packet_data(packet);
-    size_t size = dp_packet_size(packet);
-    size_t ofs = 2 * ETH_ADDR_LEN;
-    ovs_be16 type;
-    uint32_t mark;
+    for (size_t i = 0; i < ARRAY_SIZE(hw_tx_push_classes); i++) {
+        const struct hw_tx_push_class *class = hw_tx_push_classes[i];
 
-    if (OVS_UNLIKELY(packet->packet_type != htonl(PT_ETH)
-                     || size < ETH_HEADER_LEN)) {
-        return false;
+        if (class->is_forged && class->is_forged(packet, dst)) {
+            return true;
+        }
     }
-    /* The egress rule's Ethernet spec matches tagged frames too, on the
-     * ethertype after the last VLAN tag, as the NIC's parser reads it. */
-    memcpy(&type, data + ofs, sizeof type);
-    while (eth_type_vlan(type) && size >= ofs + VLAN_HEADER_LEN + 2) {
-        ofs += VLAN_HEADER_LEN;
-        memcpy(&type, data + ofs, sizeof type);
-    }
-    if (OVS_LIKELY(type != htons(HW_PUSH_MARKER_TYPE))
-        || (dp_packet_has_flow_mark(packet, &mark)
-            && mark == HW_PUSH_PACKET_MARK)) {
-        return false;
-    }
-    memcpy(dst->ea, data, ETH_ADDR_LEN);
-    return true;
+    return false;
 }
 
 bool
 hw_tx_push_diverting(void)
 {
-    return hw_hbl_tx_active();
+    return atomic_count_get(&n_diverting) != 0;
 }
 
 size_t
@@ -170,5 +155,15 @@ hw_tx_push_divert(const struct ibv_context *ctx, size_t max_frame_len,
                   struct dp_packet_batch *batch,
                   uint64_t *n_sent, uint64_t *n_bytes)
 {
-    return hw_hbl_tx_divert(ctx, max_frame_len, batch, n_sent, n_bytes);
+    size_t n_dropped = 0;
+
+    for (size_t i = 0; i < ARRAY_SIZE(hw_tx_push_classes); i++) {
+        const struct hw_tx_push_class *class = hw_tx_push_classes[i];
+
+        if (class->divert) {
+            n_dropped += class->divert(ctx, max_frame_len, batch,
+                                       n_sent, n_bytes);
+        }
+    }
+    return n_dropped;
 }

@@ -19,21 +19,23 @@
 
 /* The tunnel push a device does for the packets a hw port sends.
  *
- * Devices do it one of two ways, and their capabilities say which:
+ * Devices do it one of two ways, each a class of hw-tx-push-provider.h,
+ * and their capabilities say which:
  *
- *   - an egress rule (verbs, dr): a rule on the port's send side matches
- *     the marker Ethernet header that hw_tx_push_prepare() puts in front
- *     of a packet and replaces it with the tunnel header (a packet
- *     reformat, hw-translate.h);
+ *   - an egress rule (verbs, dr; hw-tx-push-rule.c): a rule on the port's
+ *     send side matches the marker Ethernet header that
+ *     hw_tx_push_prepare() puts in front of a packet and replaces it with
+ *     the tunnel header (a packet reformat, hw-translate.h);
  *   - a send queue whose encapsulation adds the header (hbl, per-QP
- *     encapsulation, caps->qp_encap): hw_tx_push_prepare() puts the head
- *     of the header in front of the packet and marks it for that queue,
- *     and the port's send path hands such packets to hw_tx_push_divert(),
- *     which sends them there (hw-hbl.h).
+ *     encapsulation, caps->qp_encap; hbl/hw-hbl-push.c):
+ *     hw_tx_push_prepare() puts the head of the header in front of the
+ *     packet and marks it for that queue, and the port's send path hands
+ *     such packets to hw_tx_push_divert(), which sends them there.
  *
- * Nothing above this file knows which way a device takes: the offload core
- * creates, destroys and shows a push, the push hook prepares packets for
- * it, and the port's send path diverts them and drops forged markers.
+ * This file picks the way and dispatches to it; nothing above it knows
+ * which way a device takes: the offload core creates, destroys and shows a
+ * push, the push hook prepares packets for it, and the port's send path
+ * diverts them and drops forged markers.
  *
  * A push is read by the datapath threads under RCU: hw_tx_push_destroy()
  * destroys its device objects at once and frees it after a grace

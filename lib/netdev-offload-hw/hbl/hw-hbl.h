@@ -71,7 +71,9 @@
  * queue: the head's IPv4 protocol becomes HW_HBL_PROTO_MARK and its source
  * address the queue's id, two fields the NIC overwrites anyway.  The hw
  * port's send function hands the batch to hw_hbl_tx_divert() first, which
- * sends the marked packets on their queues. */
+ * sends the marked packets on their queues.  The hook and the send
+ * function reach these through hw-tx-push.h, whose per-QP encapsulation
+ * (hw-hbl-push.c) makes each push a queue. */
 
 #include <stdbool.h>
 #include <stddef.h>

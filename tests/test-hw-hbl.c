@@ -53,6 +53,8 @@
 #include "hw-dev.h"
 #include "hw-model.h"
 #include "hw-model-hbl.h"
+#include "hw-rule.h"
+#include "hw-tx-push.h"
 #include "netdev-hw.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/vlog.h"
@@ -971,6 +973,68 @@ test_txq(void)
     free(other);
 }
 
+/* A push through the device interface (hw-tx-push.h) on an hbl device is
+ * a send queue of its own, and the send path diverts only while one
+ * lives. */
+static void
+test_push(void)
+{
+    struct frame *vxlan = vxlan_header();
+    struct frame *inner = inner_frame(200);
+    struct hw_model_objects objs_before, objs;
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    struct netdev_hw_device dev;
+    struct dp_packet_batch batch;
+    struct dp_packet *packet;
+    struct hw_tx_push *push;
+    uint64_t n_sent, n_bytes;
+    struct hw_rule rule;
+    struct frame *want;
+    struct setup s;
+
+    setup_create(&s, "hbl_model3");
+    device_of(&s, &dev);
+    CHECK_ERR(hw_model_count_objects("hbl_model3", &objs_before), 0);
+    CHECK(!hw_tx_push_diverting());
+
+    /* The queue needs only the tnl_push header of the rule. */
+    memset(&rule, 0, sizeof rule);
+    memcpy(rule.reformat_data, vxlan->data, vxlan->len);
+    rule.reformat_len = vxlan->len;
+    CHECK_ERR(hw_tx_push_create(&dev, s.tx_qp, &rule, &push, &reason), 0);
+    CHECK_EQ(hbl_info("hbl_model3").n_encaps, 1);
+    CHECK_EQ(hbl_info("hbl_model3").n_encap_qps, 1);
+    CHECK(hw_tx_push_diverting());
+
+    packet = packet_from(inner, 0);
+    CHECK(hw_tx_push_prepare(push, packet, vxlan->data, vxlan->len));
+    dp_packet_batch_init(&batch);
+    dp_packet_batch_add(&batch, packet);
+    n_sent = n_bytes = 0;
+    CHECK_EQ(hw_tx_push_divert(s.port.ctx, 1518, &batch, &n_sent, &n_bytes),
+             0);
+    CHECK_EQ(n_sent, 1);
+    CHECK_EQ(dp_packet_batch_size(&batch), 0);
+    CHECK_EQ(s.capture.n, 1);
+    want = pushed(vxlan, inner);
+    CHECK_PACKET(s.capture.packets[0], want, 0);
+    CHECK_EQ(n_bytes, want->len);
+    free(want);
+    capture_clear(&s.capture);
+
+    hw_tx_push_destroy(push);
+    CHECK(!hw_tx_push_diverting());
+    CHECK_EQ(hbl_info("hbl_model3").n_encaps, 0);
+    CHECK_ERR(hw_model_count_objects("hbl_model3", &objs), 0);
+    CHECK_EQ(objs.total, objs_before.total);
+    ovsrcu_quiesce();
+
+    setup_destroy(&s);
+    ds_destroy(&reason);
+    free(vxlan);
+    free(inner);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Run-time resolution.                                                   */
 /* ---------------------------------------------------------------------- */
@@ -1117,6 +1181,7 @@ test_hw_hbl_main(int argc, char *argv[])
         { "model-errors", test_model_errors },
         { "model-encap", test_model_encap },
         { "txq", test_txq },
+        { "push", test_push },
     };
 
     /* "-vSPEC" arguments set log levels, as OVS programs' do. */

@@ -36,6 +36,11 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-ct-hooks.c \
 	netdev-offload-hw/tests/test-hw-ct-restore.c \
 	netdev-offload-hw/tests/test-hw-bench.c \
+	netdev-offload-hw/tests/test-hw-bench.h \
+	netdev-offload-hw/tests/test-hw-bench-common.c \
+	netdev-offload-hw/tests/test-hw-bench-conns.c \
+	netdev-offload-hw/tests/test-hw-bench-flows.c \
+	netdev-offload-hw/tests/test-hw-bench-rss.c \
 	netdev-offload-hw/tests/test-hw-ct.c \
 	netdev-offload-hw/tests/test-hw-eswitch-ct.c \
 	netdev-offload-hw/tests/test-hw-encode.c \

@@ -39,6 +39,7 @@ tests_ovstest_SOURCES += \
 	netdev-offload-hw/tests/test-hw-bench.h \
 	netdev-offload-hw/tests/test-hw-bench-common.c \
 	netdev-offload-hw/tests/test-hw-bench-conns.c \
+	netdev-offload-hw/tests/test-hw-bench-esw.c \
 	netdev-offload-hw/tests/test-hw-bench-flows.c \
 	netdev-offload-hw/tests/test-hw-bench-rss.c \
 	netdev-offload-hw/tests/test-hw-ct.c \

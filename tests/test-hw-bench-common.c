@@ -194,17 +194,25 @@ null_dr_counter_destroy(struct mlx5dv_devx_obj *counter OVS_UNUSED)
     return 0;
 }
 
+const char *
+bench_model_of(const char *devname, const char *prefix)
+{
+    size_t n = strlen(prefix);
+
+    return (!strncmp(devname, prefix, n) && hw_model_ops.handles(devname + n)
+            ? devname + n : NULL);
+}
+
 static bool
 null_handles(const char *devname)
 {
-    return (!strncmp(devname, NULL_DEV_PREFIX, strlen(NULL_DEV_PREFIX))
-            && hw_model_ops.handles(devname + strlen(NULL_DEV_PREFIX)));
+    return bench_model_of(devname, NULL_DEV_PREFIX) != NULL;
 }
 
 static int
 null_open(const char *devname, struct ibv_context **ctxp)
 {
-    return hw_model_ops.open(devname + strlen(NULL_DEV_PREFIX), ctxp);
+    return hw_model_ops.open(bench_model_of(devname, NULL_DEV_PREFIX), ctxp);
 }
 
 struct hw_dev_ops bench_null_ops;
@@ -214,7 +222,8 @@ bench_port_netdev(const struct bench_port *port, enum bench_layer layer)
 {
     return (layer == LAYER_MODEL ? port->netdev
             : layer == LAYER_NULL ? port->null_netdev
-            : port->dr_netdev);
+            : layer == LAYER_DR ? port->dr_netdev
+            : port->esw_netdev);
 }
 
 void
@@ -253,17 +262,18 @@ bench_init(void)
     bench_null_ops.handles = null_handles;
     bench_null_ops.open = null_open;
     hw_dev_register_backend(&bench_null_ops);
+    bench_esw_init();
     /* The capability check wants CAP_NET_RAW for any backend but the
      * model; the null device needs none. */
     hw_privileges_force(HW_CAP_NET_RAW, HW_CAP_FORCE_PRESENT);
 }
 
-/* Opens hw port 'name' on device 'devname' with 'n_rxq' receive queues and
- * options:steering='steering' if nonnull, as ovs-vswitchd would
- * (set_config, then reconfigure). */
-struct netdev *
-bench_netdev_open(const char *name, const char *devname, int n_rxq,
-                  const char *steering)
+/* Opens hw port 'name' on device 'devname' with 'n_rxq' receive queues,
+ * options:steering='steering' and options:representor='representor' if
+ * nonnull, as ovs-vswitchd would (set_config, then reconfigure). */
+static struct netdev *
+bench_netdev_open__(const char *name, const char *devname, int n_rxq,
+                    const char *steering, const char *representor)
 {
     struct smap args = SMAP_INITIALIZER(&args);
     struct netdev *netdev;
@@ -275,12 +285,29 @@ bench_netdev_open(const char *name, const char *devname, int n_rxq,
     if (steering) {
         smap_add(&args, "steering", steering);
     }
+    if (representor) {
+        smap_add(&args, "representor", representor);
+    }
     if (netdev_set_config(netdev, &args, &errp)) {
         ovs_fatal(0, "%s: set_config: %s", name, errp ? errp : "failed");
     }
     smap_destroy(&args);
     CHECK(!netdev_reconfigure(netdev));
     return netdev;
+}
+
+struct netdev *
+bench_netdev_open(const char *name, const char *devname, int n_rxq,
+                  const char *steering)
+{
+    return bench_netdev_open__(name, devname, n_rxq, steering, NULL);
+}
+
+struct netdev *
+bench_netdev_open_rep(const char *name, const char *devname, int n_rxq,
+                      const char *representor)
+{
+    return bench_netdev_open__(name, devname, n_rxq, NULL, representor);
 }
 
 /* Opens hw port "'name''suffix'" on the null device 'devname' with the hw
@@ -348,20 +375,24 @@ bench_port_close(struct bench_port *port)
         netdev_rxq_close(port->rxqs[q]);
     }
     free(port->rxqs);
+    bench_esw_close(port);
     netdev_close(port->dr_netdev);
     netdev_close(port->null_netdev);
     netdev_close(port->netdev);
 }
 
 /* Grows 'ports' ('*n_ports' of them) to at least 'need' ports for flows:
- * port i on model device "model<i>", null device "null:model<10000+i>"
- * and, for dr, "null:model<20000+i>". */
+ * port i on model device "model<i>", null device "null:model<10000+i>",
+ * for dr "null:model<20000+i>" and, for the e-switch,
+ * "null-esw:model<30000+i>", whose VF 1 representor is datapath port
+ * 1000 + i. */
 void
 bench_ports_grow(struct bench_port **ports, size_t *n_ports, size_t need)
 {
     while (*n_ports < need) {
         size_t i = *n_ports;
         char name[32], devname[32], null_devname[32], dr_devname[32];
+        char esw_devname[32];
 
         *ports = xrealloc(*ports, (i + 1) * sizeof **ports);
         snprintf(name, sizeof name, "bench%"PRIuSIZE, i);
@@ -370,8 +401,11 @@ bench_ports_grow(struct bench_port **ports, size_t *n_ports, size_t need)
                  NULL_DEV_PREFIX"model%"PRIuSIZE, 10000 + i);
         snprintf(dr_devname, sizeof dr_devname,
                  NULL_DEV_PREFIX"model%"PRIuSIZE, 20000 + i);
+        snprintf(esw_devname, sizeof esw_devname,
+                 ESW_DEV_PREFIX"model%"PRIuSIZE, 30000 + i);
         bench_port_open(&(*ports)[i], name, devname, null_devname,
                         dr_devname, 2);
+        bench_esw_open(&(*ports)[i], name, esw_devname, 2, 1000 + i);
         (*n_ports)++;
     }
 }

@@ -34,14 +34,19 @@
  *                whose rules go to the pipeline of tables (hw-flow-dr.c):
  *                the null table's per-rule dr operations do nothing too,
  *                and the objects rules share (tables, matchers, the
- *                destination QP's action) are the model's.
+ *                destination QP's action) are the model's;
+ *         pesw:  the same on representors of null devices in switchdev
+ *                mode ("null-esw:model<N>", the model's e-switch with 2
+ *                VFs): flows from VF 0's representor output to VF 1's,
+ *                so they go to the FDB (dest_vport); fdb counts the rules
+ *                the puts made in the FDB domain.
  *       The model's cost is model - null, so the plugin's own cost of a
  *       flow_put() is also put - (model - null), printed next to pnull;
  *       that difference charges the plugin with the cache misses the
  *       model's memory causes in the plugin's code.  Memory: the growth
  *       of the heap in use (mallinfo2() uordblks + hblkhd: every live malloc
  *       chunk with its header, mapped ones included) across the N installs,
- *       per flow; B_pnull and B_pdr are the plugin's alone.
+ *       per flow; B_pnull, B_pdr and B_pesw are the plugin's alone.
  *       A model device holds at most 65536 rules per priority, as mlx5
  *       does, so the flows are spread over ceil(N / 50000) hw ports
  *       (round-robin), one model device each, and as many hw ports on
@@ -49,13 +54,17 @@
  *       Every figure of the summaries is the median [lowest-highest] of
  *       its REPS repetitions.
  *
- *   ovstest test-hw-bench puts N verbs|dr [PUTS [ROUNDS]]
+ *   ovstest test-hw-bench eswitch [N,N,...] [REPS,REPS,...]
+ *       The plugin's own work of 'flows' alone (pnull, pdr, pesw side by
+ *       side), with the fdb count (tools/bench.sh section 9).
+ *
+ *   ovstest test-hw-bench puts N verbs|dr|esw [PUTS [ROUNDS]]
  *       The ports for N flows, the uncounted loop of 'flows', ROUNDS
  *       (default 0) uncounted puts and deletes of the N flows, then PUTS
- *       (default N) puts of the pnull (verbs) or pdr (dr) layer, and
- *       nothing else: for valgrind's cachegrind, which counts the cache
- *       misses of the put loop as the difference of a run with PUTS = N
- *       and one with PUTS = 0 (tools/bench.sh section 6).
+ *       (default N) puts of the pnull (verbs), pdr (dr) or pesw (esw)
+ *       layer, and nothing else: for valgrind's cachegrind, which counts
+ *       the cache misses of the put loop as the difference of a run with
+ *       PUTS = N and one with PUTS = 0 (tools/bench.sh section 6).
  *
  *   ovstest test-hw-bench conns [N,N,...] [REPS,REPS,...]
  *       Conntrack offload (hw-ct.c): N UDP connections offered with
@@ -83,9 +92,9 @@
  * (CLOCK_THREAD_CPUTIME_ID).  Every number printed is measured; nothing is
  * asserted except that the operations succeed.
  *
- * The modes are in test-hw-bench-flows.c (flows, puts),
+ * The modes are in test-hw-bench-flows.c (flows, eswitch, puts),
  * test-hw-bench-conns.c and test-hw-bench-rss.c; what they share in
- * test-hw-bench-common.c. */
+ * test-hw-bench-common.c, the null e-switch in test-hw-bench-esw.c. */
 
 #include <config.h>
 #include "test-hw-bench.h"
@@ -102,6 +111,8 @@ test_hw_bench_main(int argc, char *argv[])
 
     if (!strcmp(what, "flows")) {
         bench_flows(argc - 1, argv + 1);
+    } else if (!strcmp(what, "eswitch")) {
+        bench_eswitch(argc - 1, argv + 1);
     } else if (!strcmp(what, "puts")) {
         bench_puts(argc - 1, argv + 1);
     } else if (!strcmp(what, "rss")) {
@@ -110,7 +121,8 @@ test_hw_bench_main(int argc, char *argv[])
         bench_conns(argc - 1, argv + 1);
     } else {
         ovs_fatal(0, "usage: ovstest test-hw-bench flows [N,...] [REPS,...]"
-                  " | puts N verbs|dr [PUTS [ROUNDS]]"
+                  " | eswitch [N,...] [REPS,...]"
+                  " | puts N verbs|dr|esw [PUTS [ROUNDS]]"
                   " | rss [N_TUPLES] [REPS]"
                   " | conns [N,...] [REPS,...]");
     }

@@ -27,13 +27,13 @@
 
 #include "hw-dev.h"
 #include "netdev-hw.h"
+#include "openvswitch/ofpbuf.h"
 #include "openvswitch/types.h"
 #include "ovs-atomic.h"
 
 struct match;
 struct netdev;
 struct netdev_rxq;
-struct ofpbuf;
 
 /* Rules per hw port (model device): below the model's 65536 per priority
  * table. */
@@ -44,19 +44,31 @@ struct ofpbuf;
  * null table's rules and counters. */
 #define NULL_DEV_PREFIX "null:"
 
+/* The same for a null device in switchdev mode, whose dr rules are also
+ * counted by domain: "null-esw:model<N>". */
+#define ESW_DEV_PREFIX "null-esw:"
+
 /* The sets of hw ports a benchmark flow can be put on. */
 enum bench_layer {
     LAYER_MODEL,        /* On the NIC model (put, del). */
     LAYER_NULL,         /* On null devices, verbs steering (pnull). */
     LAYER_DR,           /* On null devices, options:steering=dr (pdr). */
+    LAYER_ESW,          /* On representors of null devices in switchdev
+                         * mode, flows to the FDB (pesw). */
 };
 
 /* One hw port on its own model device and, for flows, one on each of two
- * null devices: with verbs steering and with the pipeline of tables. */
+ * null devices: with verbs steering and with the pipeline of tables; and
+ * two representors of a null device in switchdev mode, whose flows go from
+ * the first to the second. */
 struct bench_port {
     struct netdev *netdev;
     struct netdev *null_netdev;     /* On device "null:model<N>". */
     struct netdev *dr_netdev;       /* On device "null:model<M>", dr. */
+    struct netdev *esw_netdev;      /* VF 0's representor. */
+    struct netdev *esw_peer;        /* VF 1's, datapath port 'esw_odp'. */
+    odp_port_t esw_odp;
+    struct ofpbuf esw_actions;      /* Output to 'esw_odp'. */
     struct netdev_hw_device dev;
     struct netdev_hw_device null_dev;
     struct ibv_qp *qp;              /* RSS QP for IPv4 UDP rules. */
@@ -82,9 +94,28 @@ long long int bench_heap_in_use(void);
 extern struct hw_dev_ops bench_null_ops;
 extern atomic_count bench_null_dr_rules;
 
+/* The model device name of 'devname' if it is 'prefix' followed by one,
+ * else NULL. */
+const char *bench_model_of(const char *devname, const char *prefix);
+
+/* The null backend of devices in switchdev mode, and the rules of the FDB
+ * domain its devices hold. */
+extern struct hw_dev_ops bench_null_esw_ops;
+extern atomic_count bench_null_fdb_rules;
+
+/* test-hw-bench-esw.c: registers the backend; opens and closes the
+ * e-switch ports of a bench port, on device 'devname' ("null-esw:..."),
+ * the second one datapath port 'peer_odp'. */
+void bench_esw_init(void);
+void bench_esw_open(struct bench_port *, const char *name,
+                    const char *devname, int n_rxq, uint32_t peer_odp);
+void bench_esw_close(struct bench_port *);
+
 void bench_init(void);
 struct netdev *bench_netdev_open(const char *name, const char *devname,
                                  int n_rxq, const char *steering);
+struct netdev *bench_netdev_open_rep(const char *name, const char *devname,
+                                     int n_rxq, const char *representor);
 void bench_port_open(struct bench_port *, const char *name,
                      const char *devname, const char *null_devname,
                      const char *dr_devname, int n_rxq);
@@ -117,6 +148,7 @@ void bench_spread_columns(const double *res, size_t n_rows, size_t n_cols,
 
 /* The modes. */
 void bench_flows(int argc, char *argv[]);
+void bench_eswitch(int argc, char *argv[]);
 void bench_puts(int argc, char *argv[]);
 void bench_conns(int argc, char *argv[]);
 void bench_rss(int argc, char *argv[]);

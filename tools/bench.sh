@@ -1,14 +1,15 @@
 #!/bin/bash
 # bench.sh -- the plugin's benchmarks (Documentation/performance.rst).
 #
-# Prints, in one run, six sections with medians of several repetitions and
+# Prints, in one run, its sections with medians of several repetitions and
 # the ratios measured side by side, each with the command that reproduces
 # it.  Every median comes with its spread over the repetitions, as
 # "MEDIAN [LOWEST-HIGHEST]"; a ratio of two medians comes with the lowest
 # and highest ratio of any repetition of the one to any of the other.
 #   1. microbenchmark, one process: translate + encode + install per flow,
 #      and delete, for 1k, 100k and 1M flows (ovstest test-hw-bench flows),
-#      the plugin's own work on verbs and on dr ports side by side;
+#      the plugin's own work on verbs, dr and e-switch ports side by
+#      side, and that the e-switch flows are rules of the FDB;
 #   2. end to end in ovs-vswitchd: N datapath flows added with
 #      dpctl/add-flow over one unixctl connection, time until all are
 #      offloaded: hw ports on the NIC model vs dummy ports with OVS's dummy
@@ -33,25 +34,33 @@
 #      del-flows FILE) on hw ports, operations per second with 1 and 4
 #      offload threads side by side, and the RSS before and after, with
 #      traffic through p1 all along and a check that every frame left p2
-#      and that the devices hold what they held before.
+#      and that the devices hold what they held before;
+#   9. e-switch (issue 11): the plugin's cost and memory per VF-to-VF
+#      flow_put into the FDB at section 1's sizes (section 1's e-switch
+#      column, or ovstest test-hw-bench eswitch without section 1), N
+#      datapath flows VF representor -> VF representor added with
+#      dpctl/add-flow until all are offloaded (dp:hw, in the FDB) vs dummy
+#      ports with OVS's dummy provider, and the PMD's packets and cycles
+#      while VF 0 sends to VF 1 through those FDB rules, with the rules'
+#      hits.
 # Raw output, data files and bench.png (gnuplot, if installed) go to OUT.
 #
-# usage: bench.sh [-b OVS_DIR] [-o OUT] [-q] [-s "1 2 3 4 5 7 8"]
+# usage: bench.sh [-b OVS_DIR] [-o OUT] [-q] [-s "1 2 3 4 5 7 8 9"]
 #   -b  built OVS tree (default ovs-build/openvswitch of this repository)
 #   -o  output directory (default bench-results/ of this repository)
 #   -q  quick: small sizes, one repetition (checks that everything runs)
 #   -s  sections to run (section 3 runs inside section 2's 100k runs;
-#       section 6 runs only when named: -s "1 2 3 4 5 6 7 8")
+#       section 6 runs only when named: -s "1 2 3 4 5 6 7 8 9")
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$TOP/ovs-build/openvswitch
 OUT=$TOP/bench-results
 QUICK=0
-SECTIONS="1 2 3 4 5 7 8"
+SECTIONS="1 2 3 4 5 7 8 9"
 while getopts "b:o:qs:" o; do
     case $o in
         b) B=$OPTARG ;; o) OUT=$OPTARG ;; q) QUICK=1 ;; s) SECTIONS=$OPTARG ;;
-        *) sed -n '2,42p' "$0"; exit 1 ;;
+        *) sed -n '2,53p' "$0"; exit 1 ;;
     esac
 done
 B=$(cd "$B" && pwd) || exit 1
@@ -71,6 +80,7 @@ if [ $QUICK = 1 ]; then
     S6_NS="1000 10000"
     S7_SIZES=1000,10000 S7_REPS=2,1 S7_CONNS=200 S7_RUNS=1
     S8_N=10000 S8_ROUNDS=2 S8_REPS=1
+    S9_NS="1000" S9_REPS="1" S9_PKTS=256
 else
     S1_SIZES=1000,100000,1000000 S1_REPS=5,3,3
     S2_NS="10000 100000" S2_REPS="11 5"
@@ -80,6 +90,7 @@ else
     S6_NS="1000 1000000"
     S7_SIZES=1000,100000,1000000 S7_REPS=5,3,3 S7_CONNS=1000 S7_RUNS=3
     S8_N=100000 S8_ROUNDS=5 S8_REPS=3
+    S9_NS="10000 100000" S9_REPS="7 2" S9_PKTS=4096
 fi
 # Section 6's simulated caches: this VM's L1d (48 KiB, 12 ways) and its
 # vCPU's own L2 as the last level (2 MiB, 16 ways); the L3 is shared with
@@ -134,6 +145,42 @@ target() {
     echo "$1|$2${5:+ $5}|$3 $4|$ok" >> "$OUT/targets.txt"
 }
 section() { printf '\n== %s ==\n' "$*"; }
+
+# The PLUGIN rows of file $1 (ovstest test-hw-bench flows or eswitch):
+# PLUGIN N verbs_put [..] verbs_del [..] verbs_B [..] dr_put [..] dr_del
+# [..] dr_B [..] esw_put [..] esw_del [..] esw_B [..], the plugin's own
+# work on hw ports of null devices; RATIO-PLUGIN L/F: put verbs R [..] dr
+# R [..] esw R [..]; del ...; bytes ...
+plug() { awk '$1 == "PLUGIN" && $2 ~ /^[0-9]+$/' "$1"; }
+# The worst N's "MEDIAN [LO-HI]" of the PLUGIN column $2 of file $1.
+worst() { plug "$1" | awk -v f="$2" '$f > m || NR == 1 {m = $f; r = $(f + 1)} END {if (NR) print m, r}'; }
+# RATIO-PLUGIN's "R [LO-HI]" of the puts on steering $2 (verbs|dr|esw).
+pratio() { awk -v s="$2" '$1 == "RATIO-PLUGIN" {for (i = 3; i < NF; i++) if ($i == "put") {j = i + 1; break} for (; j < NF; j += 3) if ($j == s) {r = $(j + 2); sub(/x$/, "", $(j + 1)); sub(/;$/, "", r); print $(j + 1), r; exit}}' "$1"; }
+# Judges the plugin's targets of file $1 as section $2, for each
+# STEERING:COLUMN that follows (the column of its put in PLUGIN rows).
+plugin_targets() {
+    local file=$1 sec=$2 st f w r b nL n0
+    shift 2
+    nL=$(plug "$file" | awk '{v = $2} END {print v}')
+    n0=$(plug "$file" | awk 'NR == 1 {print $2}')
+    for st in "$@"; do
+        f=${st#*:} st=${st%%:*}
+        w=$(worst "$file" "$f") r=$(pratio "$file" "$st") b=$(worst "$file" $((f + 4)))
+        target "$sec plugin ns per flow_put, $st (worst N)" "$(med "$w")" le 1000 "$(rng "$w")"
+        if [ "$nL" != "$n0" ]; then
+            target "$sec plugin ns per flow_put, $st, $nL/$n0" "$(med "$r")" le 1.5 "$(rng "$r")"
+        fi
+        target "$sec plugin bytes per offloaded flow, $st (max)" "$(med "$b")" le 512 "$(rng "$b")"
+    done
+}
+# ESWITCH-FDB N puts=N fdb_rules=MEDIAN [LO-HI] rows of file $1: the
+# e-switch puts that became rules of the FDB domain; judged as section $2
+# on the lowest share of any N.
+fdb_target() {
+    local share
+    share=$(awk '$1 == "ESWITCH-FDB" {split($3, p, "="); split($4, f, "="); lo = substr($5, 2); sub(/-.*/, "", lo); v = p[2] > 0 ? lo / p[2] : 0; if (!n++ || v < m) m = v} END {if (n) printf "%.3f", m; else print "n/a"}' "$1")
+    target "$2 e-switch puts that are FDB rules (share)" "$share" ge 1
+}
 
 PY=$OUT/bench-unixctl.py
 cat > "$PY" <<'EOF'
@@ -302,18 +349,21 @@ if cmd == "ct-open":
         print("TIMEOUT", file=sys.stderr)
     print("%.6f %s" % (t1 - t0, line.replace(" ", "_") or "-"))
 elif cmd == "add":
-    # add PATH N WINDOW MODE TTL [MASKS]: adds N flows (over MASKS masks,
-    # default 1), waits until MODE says all are in; prints start, end of
-    # injection, done, errors.
+    # add PATH N WINDOW MODE TTL [MASKS [OUT]]: adds N flows (over MASKS
+    # masks, default 1), output to port 3 or, with OUT "peer", each to the
+    # other input port (1 -> 2, 2 -> 1); waits until MODE says all are in;
+    # prints start, end of injection, done, errors.
     n, window, mode, ttl = (int(sys.argv[3]), int(sys.argv[4]), sys.argv[5],
                             sys.argv[6] == "1")
     masks = int(sys.argv[7]) if len(sys.argv) > 7 else 1
+    peer = len(sys.argv) > 8 and sys.argv[8] == "peer"
     c = Conn(path, window)
     w = Conn(path, 1)
     k = poll_threads(w)
     t0 = time.time()
     for i in range(n):
-        c.send("dpctl/add-flow", [flow(i, ttl, masks), "3"])
+        out = str(2 - i % 2) if peer else "3"
+        c.send("dpctl/add-flow", [flow(i, ttl, masks), out])
     c.drain()
     t1 = time.time()
     deadline = t1 + 300
@@ -370,6 +420,19 @@ elif cmd == "traffic":
               lk.group(1) if lk else "?")
     if c.errors:
         print("errors: %d %s" % (c.errors, c.first_error), file=sys.stderr)
+elif cmd == "vfsend":
+    # vfsend PATH DEV N PKTS BURST: sends PKTS packets of the flows of
+    # port 1 (even i < N) round robin from DEV (a VF's host side), BURST
+    # per call.
+    dev, n, npkts, burst = (sys.argv[3], int(sys.argv[4]), int(sys.argv[5]),
+                            int(sys.argv[6]))
+    flows = [packet(i) for i in range(0, n, 2)]
+    pkts = [flows[j % len(flows)] for j in range(npkts)]
+    c = Conn(path, 1)
+    for k in range(0, len(pkts), burst):
+        c.call("hw-model/receive", [dev] + pkts[k:k + burst])
+    if c.errors:
+        raise SystemExit("errors: %d %s" % (c.errors, c.first_error))
 elif cmd == "sender":
     # sender PATH DEV BURST STOPFILE: sends BURST copies of one UDP frame
     # (10.0.0.1:1234 -> 10.0.0.2:7, which no flow of "add" or of section 8
@@ -393,7 +456,7 @@ HW_OPTS=""          # more options of the hw ports (section 7: steering)
 mkdir -p "$RUNS"
 appctl() { ovs-appctl --timeout=120 "$@"; }
 
-start_ovs() {   # $1 run dir, $2 port type (hw|dummy-pmd), $3 hw-offload
+start_ovs() {   # $1 run dir, $2 port type (hw|dummy-pmd|esw), $3 hw-offload
     D=$1
     rm -rf "$D"; mkdir -p "$D"
     export OVS_RUNDIR=$D OVS_LOGDIR=$D OVS_DBDIR=$D OVS_SYSCONFDIR=$D
@@ -413,19 +476,28 @@ start_ovs() {   # $1 run dir, $2 port type (hw|dummy-pmd), $3 hw-offload
     # p1 and p2 receive, p3 is where the flows send: a dummy port for hw
     # runs, whose send costs little, so that the PMD's cycles are the
     # datapath's (the NIC model's own send path is a software NIC's).
+    # esw: p1 and p2 are the representors of VF 0 and VF 1 of model0 in
+    # switchdev mode, p3 its uplink (Documentation/howto-eswitch.rst).
     local ports="" i type
+    [ "$2" = esw ] && appctl hw-model/eswitch model0 2 >/dev/null
     for i in 1 2 3; do
         type=$2
         [ "$2" = hw ] && [ $i = 3 ] && type=dummy
+        [ "$2" = esw ] && type=hw
         ports="$ports -- add-port br0 p$i -- set Interface p$i type=$type"
         ports="$ports ofport_request=$i"
-        [ "$type" = hw ] && ports="$ports options:device=model$((i - 1)) options:n_rxq=1 $HW_OPTS"
+        if [ "$2" = esw ]; then
+            ports="$ports options:device=model0 options:n_rxq=1"
+            [ $i = 3 ] || ports="$ports options:representor=vf$((i - 1))"
+        elif [ "$type" = hw ]; then
+            ports="$ports options:device=model$((i - 1)) options:n_rxq=1 $HW_OPTS"
+        fi
     done
     # shellcheck disable=SC2086
     ovs-vsctl add-br br0 -- set bridge br0 datapath_type=dummy \
         fail-mode=secure $ports
     if [ "$3" = true ]; then
-        local api=hw; [ "$2" = hw ] || api=dummy
+        local api=hw; [ "$2" = dummy-pmd ] && api=dummy
         for _ in $(seq 200); do
             grep -q "p2: Assigned flow API '$api'" "$D/ovs-vswitchd.log" &&
                 grep -q "p1: Assigned flow API '$api'" "$D/ovs-vswitchd.log" &&
@@ -509,6 +581,36 @@ s3_measure() {
     done
 }
 
+# Section 9's packet path, in an esw run with $1 flows in the FDB:
+# dpif-netdev/pmd-stats-clear, then $S9_PKTS packets of p1's flows sent
+# by VF 0 (model0/vf0), $BURST per call, and what the PMD and the main
+# thread received and the PMD's processing cycles (pmd-stats-show), the
+# hits of the FDB's flow rules (hw-model/rules: rules of the FDB's tables
+# below the root), what VF 1 received (hw-model/stats) and the flows
+# dump-flows shows offloaded:yes, dp:hw.
+s9_pmd() {
+    local hits0 vf10 hits vf1 pmd_rx pmd_cyc main_rx hw
+    fdb_hits() {
+        appctl hw-model/rules model0 | awk '/^dr fdb table/ {t = 1; next}
+            /^dr / {t = 0} t && match($0, /hits=[0-9]+/) {s += substr($0, RSTART + 5, RLENGTH - 5)}
+            END {print s + 0}'
+    }
+    vf1_rx() { appctl hw-model/stats model0 | sed -n 's/^ *vf1 (vport [0-9]*):.* received=\([0-9]*\).*/\1/p'; }
+    hw=$(appctl dpctl/dump-flows -m | grep -c 'offloaded:yes, dp:hw')
+    appctl dpif-netdev/pmd-stats-clear >/dev/null
+    hits0=$(fdb_hits) vf10=$(vf1_rx)
+    $PIN python3 "$PY" vfsend "$CTL" model0/vf0 "$1" "$S9_PKTS" "$BURST"
+    sleep 0.5
+    appctl dpif-netdev/pmd-stats-show > "$D/pmd-stats.txt"
+    pmd_rx=$(awk '/^pmd thread/ {p = 1} /^main thread/ {p = 0} p && /packets received:/ {print $3; exit}' "$D/pmd-stats.txt")
+    pmd_cyc=$(awk '/^pmd thread/ {p = 1} /^main thread/ {p = 0} p && /processing cycles:/ {print $3; exit}' "$D/pmd-stats.txt")
+    main_rx=$(awk '/^main thread/ {p = 1} p && /packets received:/ {print $3; exit}' "$D/pmd-stats.txt")
+    hits=$(( $(fdb_hits) - hits0 )) vf1=$(( $(vf1_rx) - vf10 ))
+    printf 'PMD-ESW N=%s sent_by_vf0=%s pmd_packets_received=%s pmd_processing_cycles=%s main_packets_received=%s fdb_rule_hits=%s received_by_vf1=%s flows_dp_hw=%s\n' \
+        "$1" "$S9_PKTS" "${pmd_rx:-?}" "${pmd_cyc:-?}" "${main_rx:-?}" "$hits" "$vf1" "$hw"
+    echo "$S9_PKTS ${pmd_rx:-x} ${pmd_cyc:-x} $hits $vf1" > "$OUT/s9-pmd.dat"
+}
+
 echo "# netdev-offload-hw benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "# OVS: $B ($(ovs-vswitchd --version | head -1))"
 echo "# host: $NCPU CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
@@ -524,26 +626,8 @@ if have 1; then
     CMD="ovstest test-hw-bench flows $S1_SIZES $S1_REPS"
     echo "\$ $CMD"
     $B/tests/ovstest test-hw-bench flows $S1_SIZES $S1_REPS | tee "$OUT/s1.txt"
-    # PLUGIN N verbs_put [..] verbs_del [..] verbs_B [..] dr_put [..]
-    # dr_del [..] dr_B [..]: the plugin's own work, measured directly on hw
-    # ports of null devices (pnull, pdr); RATIO-PLUGIN L/F: put verbs R
-    # [..] dr R [..]; del ...; bytes ...
-    plug() { awk '$1 == "PLUGIN" && $2 ~ /^[0-9]+$/' "$OUT/s1.txt"; }
-    # The worst N's "MEDIAN [LO-HI]" of the PLUGIN column $1.
-    worst() { plug | awk -v f="$1" '$f > m || NR == 1 {m = $f; r = $(f + 1)} END {if (NR) print m, r}'; }
-    # RATIO-PLUGIN's "R [LO-HI]" of the puts on steering $1 (verbs|dr).
-    pratio() { awk -v s="$1" '$1 == "RATIO-PLUGIN" {for (i = 3; i < NF; i++) if ($i == "put") {j = i + 1; break} for (; j < NF; j += 3) if ($j == s) {r = $(j + 2); sub(/x$/, "", $(j + 1)); sub(/;$/, "", r); print $(j + 1), r; exit}}' "$OUT/s1.txt"; }
-    nL=$(plug | awk '{v = $2} END {print v}')
-    n0=$(plug | awk 'NR == 1 {print $2}')
-    for st in verbs:3 dr:9; do
-        f=${st#*:} st=${st%%:*}
-        w=$(worst "$f") r=$(pratio "$st") b=$(worst $((f + 4)))
-        target "1 plugin ns per flow_put, $st (worst N)" "$(med "$w")" le 1000 "$(rng "$w")"
-        if [ "$nL" != "$n0" ]; then
-            target "1 plugin ns per flow_put, $st, $nL/$n0" "$(med "$r")" le 1.5 "$(rng "$r")"
-        fi
-        target "1 plugin bytes per offloaded flow, $st (max)" "$(med "$b")" le 512 "$(rng "$b")"
-    done
+    plugin_targets "$OUT/s1.txt" 1 verbs:3 dr:9 esw:15
+    fdb_target "$OUT/s1.txt" 1
 fi
 
 # ---------------------------------------------------------------------------
@@ -1007,6 +1091,102 @@ if have 8; then
 fi
 
 # ---------------------------------------------------------------------------
+if have 9; then
+    section "9. e-switch: VF-to-VF flows in the FDB (issue 11)"
+    echo "# The plugin's own work per e-switch flow_put: hw ports on null devices"
+    echo "# in switchdev mode (the NIC model's capabilities, representors and"
+    echo "# vports; rules, counters and per-rule actions that do nothing), flows"
+    echo "# in_port VF 0's representor, output to VF 1's, side by side with the"
+    echo "# verbs and dr ports of section 1 in the same run (esw_* columns);"
+    echo "# ESWITCH-FDB: the e-switch puts that are rules of the FDB domain."
+    if have 1; then
+        s9p=$OUT/s1.txt
+        echo "# (section 1's run, judged there)"
+    else
+        s9p=$OUT/s9-plugin.txt
+        echo "\$ ovstest test-hw-bench eswitch $S1_SIZES $S1_REPS"
+        "$B/tests/ovstest" test-hw-bench eswitch "$S1_SIZES" "$S1_REPS" > "$s9p"
+    fi
+    awk '$1 ~ /^(PLUGIN|RATIO-PLUGIN|ESWITCH-FDB)$/ || /^# the plugin.s own work/' "$s9p"
+    if ! have 1; then
+        plugin_targets "$s9p" 9 esw:15
+        fdb_target "$s9p" 9
+    fi
+
+    echo "# End to end: ovs-vswitchd, dummy datapath, PMD on cpu mask $PMD_MASK,"
+    echo "# revalidators paused; N distinct flows of section 2's shape, in_port(1)"
+    echo "# -> 2 and in_port(2) -> 1 alternating, $WINDOW dpctl/add-flow requests"
+    echo "# in flight; done when dpctl/show has them and"
+    echo "#   esw:   model0 in switchdev mode with 2 VFs (hw-model/eswitch), p1 and"
+    echo "#          p2 type hw, representors of VF 0 and VF 1, p3 its uplink;"
+    echo "#          'Inserted offloads' = N; then each port's offload line must"
+    echo "#          say all its flows full (FDB rules: dp:hw)"
+    echo "#   dummy: p1-p3 type dummy-pmd, OVS's dummy provider; 'Enqueued"
+    echo "#          offloads' = 0"
+    echo "\$ python3 $PY add CTL N $WINDOW MODE 0 1 peer   # per run, see tools/bench.sh"
+    : > "$OUT/s9.dat"
+    pmd_done=0
+    # shellcheck disable=SC2086
+    set -- $S9_REPS
+    for n in $S9_NS; do
+        reps=$1; [ $# -gt 1 ] && shift
+        for r in $(seq "$reps"); do
+            for mode in esw dummy; do
+                if [ $mode = esw ]; then
+                    start_ovs "$RUNS/s9-$mode" esw true
+                    wmode=hw
+                else
+                    start_ovs "$RUNS/s9-$mode" dummy-pmd true
+                    wmode=dummy
+                fi
+                read -r t0 t1 t2 errs first < <($PIN python3 "$PY" add "$CTL" "$n" "$WINDOW" "$wmode" 0 1 peer)
+                secs=$(awk -v a="$t0" -v b="$t2" 'BEGIN {printf "%.3f", b - a}')
+                rate=$(awk -v n="$n" -v s="$secs" 'BEGIN {printf "%.0f", n / s}')
+                extra="" full=n/a
+                [ "$errs" = 0 ] || extra=" first_error=$first"
+                if [ $mode = esw ]; then
+                    full=$(for p in p1 p2; do appctl netdev-hw/show $p; done |
+                           sed -n 's/^ *offload: [0-9]* rules (\([0-9]*\) full.*/\1/p' |
+                           awk '{s += $1} END {print s + 0}')
+                    extra="$extra full=$full $(appctl netdev-hw/show p1 | sed -n 's/^ *offload: /p1 offload: /p')"
+                fi
+                printf 'run %-5s N=%-6s rep=%s all_done_s=%s flows_per_s=%s errors=%s%s\n' \
+                    "$mode" "$n" "$r" "$secs" "$rate" "$errs" "$extra"
+                echo "$mode $n $secs $rate $full" >> "$OUT/s9.dat"
+                if [ $mode = esw ] && [ $pmd_done = 0 ]; then
+                    s9_pmd "$n"
+                    pmd_done=1
+                fi
+                stop_ovs
+            done
+        done
+    done
+    echo "# medians [lowest-highest] over the runs; ratio of the medians [lowest-"
+    echo "# highest ratio of an esw run to a dummy run]"
+    for n in $S9_NS; do
+        es=$(awk -v n="$n" '$1 == "esw" && $2 == n {print $4}' "$OUT/s9.dat" | spread)
+        du=$(awk -v n="$n" '$1 == "dummy" && $2 == n {print $4}' "$OUT/s9.dat" | spread)
+        for mode in esw dummy; do
+            printf 'MEDIAN %-5s N=%-6s all_done_s=%s flows_per_s=%s\n' "$mode" "$n" \
+                "$(awk -v m=$mode -v n="$n" '$1 == m && $2 == n {print $3}' "$OUT/s9.dat" | spread)" \
+                "$(awk -v m=$mode -v n="$n" '$1 == m && $2 == n {print $4}' "$OUT/s9.dat" | spread)"
+        done
+        r=$(ratio_sp "$es" "$du")
+        printf 'RATIO-ESW N=%s: esw/dummy %s (flows/s)\n' "$n" "$r"
+        target "9 e2e rate e-switch/dummy at N=$n" "$(med "$r")" ge 0.9 "$(rng "$r")"
+        f=$(awk -v n="$n" '$1 == "esw" && $2 == n {v = $5 / n; if (!k++ || v < m) m = v} END {printf "%.3f", m}' "$OUT/s9.dat")
+        target "9 e2e flows full in the FDB at N=$n (share)" "$f" ge 1
+    done
+    if [ -s "$OUT/s9-pmd.dat" ]; then
+        read -r sent prx pcyc hits vf1 < "$OUT/s9-pmd.dat"
+        target "9 PMD packets of $sent sent VF 0 -> VF 1" "$prx" le 0
+        target "9 PMD processing cycles of them" "$pcyc" le 0
+        target "9 FDB rule hits per packet sent" "$(ratio "$hits" "$sent")" ge 1
+        target "9 packets VF 1 received per packet sent" "$(ratio "$vf1" "$sent")" ge 1
+    fi
+fi
+
+# ---------------------------------------------------------------------------
 section "targets"
 awk -F'|' '{printf "%-46s %10s  %-9s %s\n", $1, $2, $3, $4}' "$OUT/targets.txt"
 echo "# total time $(( $(date +%s) - T_START )) s, load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -1038,7 +1218,8 @@ if command -v gnuplot >/dev/null 2>&1; then
             [ -n "$v" ] && echo "$l $v"
         done
     done > "$OUT/cpp.dat"
-    gnuplot <<EOF 2>"$OUT/gnuplot.err" && echo "# plot: $OUT/bench.png"
+    # A run without some sections draws what it has; gnuplot then fails.
+    gnuplot <<EOF 2>"$OUT/gnuplot.err" && echo "# plot: $OUT/bench.png" || echo "# plot: incomplete, see $OUT/gnuplot.err"
 set terminal pngcairo size 1200,900 font ",10" noenhanced
 set output "$OUT/bench.png"
 set multiplot layout 2,2 title "netdev-offload-hw benchmarks ($(date -u +%Y-%m-%d), $NCPU CPUs)"

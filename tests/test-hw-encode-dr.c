@@ -744,6 +744,77 @@ test_modify(void)
     ofpbuf_uninit(&cmds);
 }
 
+/* Runs of bits of packet fields: one SET of an offset and a length per
+ * device field the run touches; all the bits the device sets when
+ * 'n_bits' is 0, the same commands as the whole-field helpers. */
+static void
+test_modify_bits(void)
+{
+    struct eth_addr mac = ETH_ADDR_C(00, 11, 22, 33, 44, 55);
+    ovs_be16 port = htons(0x1f90);
+    ovs_be32 ip4 = htonl(0xc6336400);
+    struct ofpbuf cmds, whole;
+    uint8_t tos, ttl = 64;
+    struct in6_addr a;
+
+    ofpbuf_init(&cmds, 0);
+    ofpbuf_init(&whole, 0);
+
+    /* Whole fields. */
+    hw_dr_modify_set_bits(&cmds, HW_SET_ETH_SRC, false, false, &mac, 0, 0);
+    hw_dr_modify_set_mac(&whole, true, mac);
+    CHECK_EQ(cmds.size, whole.size);
+    CHECK(!memcmp(cmds.data, whole.data, cmds.size));
+    ofpbuf_clear(&cmds);
+    hw_dr_modify_set_bits(&cmds, HW_SET_TTL, true, false, &ttl, 0, 0);
+    hw_dr_modify_set_bits(&cmds, HW_SET_L4_SRC, false, false, &port, 0, 0);
+    CHECK_CMDS(&cmds, 2,
+               UINT64_C(0x1047000800000040), UINT64_C(0x100b001000001f90));
+
+    /* DSCP: the TOS byte's bits 2 to 7 are IP_DSCP's 0 to 5. */
+    ofpbuf_clear(&cmds);
+    tos = 0x10;
+    hw_dr_modify_set_bits(&cmds, HW_SET_TOS, false, false, &tos, 0, 0);
+    tos = 0xb8;
+    hw_dr_modify_set_bits(&cmds, HW_SET_TOS, true, false, &tos, 5, 3);
+    CHECK_CMDS(&cmds, 2,
+               UINT64_C(0x1006000600000004), UINT64_C(0x1006030300000005));
+    check_modify_format(&cmds, "set ip_dscp=4, set ip_dscp[3..5]=0x5");
+
+    /* A MAC run across its two device fields: bits 8 to 39 are bits 0 to
+     * 23 of DMAC_47_16 and 8 to 15 of DMAC_15_0. */
+    ofpbuf_clear(&cmds);
+    mac = (struct eth_addr) ETH_ADDR_C(02, 00, 5e, 00, 53, 01);
+    hw_dr_modify_set_bits(&cmds, HW_SET_ETH_DST, false, false, &mac, 8, 32);
+    CHECK_CMDS(&cmds, 2,
+               UINT64_C(0x1004001800005e00), UINT64_C(0x1005080800000053));
+    check_modify_format(&cmds, "set dmac_47_16[0..23]=0x5e00, "
+                        "set dmac_15_0[8..15]=0x53");
+
+    /* Within one: the OUI, and an IPv4 prefix. */
+    ofpbuf_clear(&cmds);
+    hw_dr_modify_set_bits(&cmds, HW_SET_ETH_DST, false, false, &mac, 24, 24);
+    hw_dr_modify_set_bits(&cmds, HW_SET_IPV4_SRC, false, false, &ip4, 8, 24);
+    CHECK_CMDS(&cmds, 2,
+               UINT64_C(0x100408180002005e), UINT64_C(0x1015081800c63364));
+    check_modify_format(&cmds, "set dmac_47_16[8..31]=0x2005e, "
+                        "set ipv4_src[8..31]=0xc63364");
+
+    /* An IPv6 /64: the two high words only; a TCP port's low byte. */
+    ofpbuf_clear(&cmds);
+    in6("2001:db8:0:1::", &a);
+    hw_dr_modify_set_bits(&cmds, HW_SET_IPV6_DST, true, false, &a, 64, 64);
+    hw_dr_modify_set_bits(&cmds, HW_SET_L4_DST, false, true, &port, 0, 8);
+    CHECK_CMDS(&cmds, 3,
+               UINT64_C(0x1011000020010db8), UINT64_C(0x1012000000000001),
+               UINT64_C(0x1009000800000090));
+    check_modify_format(&cmds, "set dipv6_127_96=0x20010db8, "
+                        "set dipv6_95_64=0x1, set tcp_dst[0..7]=0x90");
+
+    ofpbuf_uninit(&cmds);
+    ofpbuf_uninit(&whole);
+}
+
 /* DevX flow counters: ALLOC_FLOW_COUNTER 0x939, QUERY_FLOW_COUNTER
  * 0x93b, each with its opcode in the first two bytes. */
 static void
@@ -826,6 +897,7 @@ static const struct test_hw_case tests[] = {
     TEST(ip_version_non_root),
     TEST(verbs_ignores_dr_fields),
     TEST(modify),
+    TEST(modify_bits),
     TEST(counter_commands),
     TEST(geneve_commands),
 };

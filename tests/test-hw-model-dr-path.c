@@ -256,6 +256,47 @@ test_path_ip_version(void)
     free(f6);
 }
 
+/* On NIC model 'name', a root rule that takes TCP packets through the
+ * 'n' modify-header 'cmds' to the port's QP: 'f' arrives as 'want'; a UDP
+ * packet misses the rule and has no other path. */
+static void
+check_tcp_modify(const char *name, const ovs_be64 *cmds, size_t n,
+                 const struct frame *f, const struct frame *want)
+{
+    struct mlx5dv_dr_action *mod, *qp;
+    struct mlx5dv_dr_matcher *m;
+    struct mlx5dv_dr_rule *r;
+    struct frame *udp;
+    struct match mask;
+    size_t l3, l4;
+    struct env e;
+
+    env_init(&e, name);
+    struct mlx5dv_dr_table *t0 = table(&e, NIC_RX, 0);
+    match_init(&mask, 64);
+    mset(&mask, M_OUTER + L24_IP_PROTOCOL, 0xff, 1);
+    m = matcher(t0, 0, C_OUTER, &mask);
+    mset(&mask, M_OUTER + L24_IP_PROTOCOL, IPPROTO_TCP, 1);
+    mod = modify(e.dom[NIC_RX], cmds, n);
+    qp = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_DEST_QP,
+                .qp = e.port.rss_qp);
+    r = RULE(m, &mask, qp, mod);
+
+    model_port_check_rx(&e.port, f, want, 0, 0);
+
+    udp = ipv4_frame(-1, IPPROTO_UDP, "10.0.0.2", 1, 2, 64, &l3, &l4);
+    CHECK_ERR(hw_model_receive(name, packet_from(udp, 0)), ENOENT);
+    CHECK_EQ(model_stats(name).rx_drop_no_rule, 1);
+    free(udp);
+
+    CHECK_ERR(ops->dr_rule_destroy(r), 0);
+    CHECK_ERR(ops->dr_action_destroy(mod), 0);
+    CHECK_ERR(ops->dr_action_destroy(qp), 0);
+    CHECK_ERR(ops->dr_matcher_destroy(m), 0);
+    CHECK_ERR(ops->dr_table_destroy(t0), 0);
+    env_destroy(&e);
+}
+
 void
 test_path_set_fields(void)
 {
@@ -270,25 +311,8 @@ test_path_set_fields(void)
         mod_set(F_TCP_DPORT, 0, 16, 80),
         mod_set(F_IP_DSCP, 0, 6, 46),
     };
-    struct mlx5dv_dr_action *mod, *qp;
-    struct mlx5dv_dr_matcher *m;
-    struct mlx5dv_dr_rule *r;
     struct frame *f, *want;
-    struct match mask;
     size_t l3, l4;
-    struct env e;
-
-    env_init(&e, "model73");
-    /* At the root: ip_protocol TCP. */
-    struct mlx5dv_dr_table *t0 = table(&e, NIC_RX, 0);
-    match_init(&mask, 64);
-    mset(&mask, M_OUTER + L24_IP_PROTOCOL, 0xff, 1);
-    m = matcher(t0, 0, C_OUTER, &mask);
-    mset(&mask, M_OUTER + L24_IP_PROTOCOL, IPPROTO_TCP, 1);
-    mod = modify(e.dom[NIC_RX], cmds, ARRAY_SIZE(cmds));
-    qp = ACTION(e.dom[NIC_RX], .type = HW_DR_ACTION_DEST_QP,
-                .qp = e.port.rss_qp);
-    r = RULE(m, &mask, qp, mod);
 
     f = ipv4_frame(-1, IPPROTO_TCP, "10.0.0.2", 40000, 8080, 64, &l3, &l4);
     want = frame_copy(f);
@@ -299,20 +323,33 @@ test_path_set_fields(void)
     set_be16(want->data + l4 + 2, 80);
     want->data[l3 + 1] = (46 << 2) | 0x02;     /* DSCP EF, ECN kept. */
     fix_csums(want, l3, l4, false);
-    model_port_check_rx(&e.port, f, want, 0, 0);
-
-    /* A UDP packet misses the root rule and has no other path. */
+    check_tcp_modify("model73", cmds, ARRAY_SIZE(cmds), f, want);
     free(f);
-    f = ipv4_frame(-1, IPPROTO_UDP, "10.0.0.2", 1, 2, 64, &l3, &l4);
-    CHECK_ERR(hw_model_receive("model73", packet_from(f, 0)), ENOENT);
-    CHECK_EQ(model_stats("model73").rx_drop_no_rule, 1);
+    free(want);
+}
 
-    CHECK_ERR(ops->dr_rule_destroy(r), 0);
-    CHECK_ERR(ops->dr_action_destroy(mod), 0);
-    CHECK_ERR(ops->dr_action_destroy(qp), 0);
-    CHECK_ERR(ops->dr_matcher_destroy(m), 0);
-    CHECK_ERR(ops->dr_table_destroy(t0), 0);
-    env_destroy(&e);
+/* Runs of bits: a SET of an offset and a length writes those bits of its
+ * field and no other; the checksums follow. */
+void
+test_path_set_bits(void)
+{
+    ovs_be64 cmds[] = {
+        mod_set(F_SMAC_47_16, 8, 16, 0xbeef),   /* Bytes 1 and 2. */
+        mod_set(F_DIPV4, 8, 24, 0xc63364),      /* A /24 prefix. */
+        mod_set(F_IP_DSCP, 3, 3, 5),            /* Class selector 5. */
+        mod_set(F_TCP_DPORT, 0, 8, 0x90),       /* The low byte. */
+    };
+    struct frame *f, *want;
+    size_t l3, l4;
+
+    f = ipv4_frame(-1, IPPROTO_TCP, "10.0.0.2", 40000, 8000, 64, &l3, &l4);
+    want = frame_copy(f);
+    memcpy(want->data + 7, "\xbe\xef", 2);
+    memcpy(want->data + l3 + 16, "\xc6\x33\x64", 3);
+    want->data[l3 + 1] = (5 << 5) | 0x02;     /* Bits 0-4 kept. */
+    set_be16(want->data + l4 + 2, 8080);
+    fix_csums(want, l3, l4, false);
+    check_tcp_modify("model81", cmds, ARRAY_SIZE(cmds), f, want);
     free(f);
     free(want);
 }

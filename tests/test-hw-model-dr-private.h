@@ -211,6 +211,7 @@ void test_modify_refusals(void);
 void test_path_ttl(void);
 void test_path_ip_version(void);
 void test_path_set_fields(void);
+void test_path_set_bits(void);
 void test_path_udp_csum(void);
 void test_path_vlan(void);
 void test_path_root_verbs(void);

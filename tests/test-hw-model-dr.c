@@ -208,6 +208,7 @@ static const struct test_hw_case path_tests[] = {
     { "ttl", test_path_ttl },
     { "ip-version", test_path_ip_version },
     { "set-fields", test_path_set_fields },
+    { "set-bits", test_path_set_bits },
     { "udp-csum", test_path_udp_csum },
     { "vlan", test_path_vlan },
     { "root-verbs", test_path_root_verbs },

@@ -861,6 +861,115 @@ hw_dr_modify_set_reg_c(struct ofpbuf *cmds, unsigned int reg, uint32_t value)
     hw_dr_modify_set(cmds, HW_DR_FIELD_REG_C_0 + reg, 0, 32, value);
 }
 
+/* The device fields that hold bits 'lo' to 'lo' + 'width' - 1 of a packet
+ * field. */
+struct dr_span {
+    enum hw_dr_field field;
+    unsigned int lo, width;
+};
+
+/* The spans of packet field 'f' into 'spans', most significant first;
+ * returns how many, and the field's size in bytes in '*size'. */
+static size_t
+dr_spans(enum hw_set_field f, bool ipv6, bool tcp, struct dr_span spans[4],
+         size_t *size)
+{
+    bool src = (f == HW_SET_ETH_SRC || f == HW_SET_IPV4_SRC
+                || f == HW_SET_IPV6_SRC || f == HW_SET_L4_SRC);
+
+    switch (f) {
+    case HW_SET_ETH_SRC:
+    case HW_SET_ETH_DST:
+        spans[0] = (struct dr_span) { src ? HW_DR_FIELD_SMAC_47_16
+                                          : HW_DR_FIELD_DMAC_47_16, 16, 32 };
+        spans[1] = (struct dr_span) { src ? HW_DR_FIELD_SMAC_15_0
+                                          : HW_DR_FIELD_DMAC_15_0, 0, 16 };
+        *size = ETH_ADDR_LEN;
+        return 2;
+    case HW_SET_IPV4_SRC:
+    case HW_SET_IPV4_DST:
+        spans[0] = (struct dr_span) { src ? HW_DR_FIELD_SIPV4
+                                          : HW_DR_FIELD_DIPV4, 0, 32 };
+        *size = 4;
+        return 1;
+    case HW_SET_IPV6_SRC:
+    case HW_SET_IPV6_DST:
+        for (int i = 0; i < 4; i++) {
+            spans[i] = (struct dr_span) {
+                (src ? HW_DR_FIELD_SIPV6_127_96 : HW_DR_FIELD_DIPV6_127_96)
+                + i, 96 - 32 * i, 32 };
+        }
+        *size = 16;
+        return 4;
+    case HW_SET_TTL:
+        spans[0] = (struct dr_span) { ipv6 ? HW_DR_FIELD_IPV6_HOPLIMIT
+                                           : HW_DR_FIELD_IPV4_TTL, 0, 8 };
+        *size = 1;
+        return 1;
+    case HW_SET_L4_SRC:
+    case HW_SET_L4_DST:
+        spans[0] = (struct dr_span) {
+            tcp ? (src ? HW_DR_FIELD_TCP_SPORT : HW_DR_FIELD_TCP_DPORT)
+                : (src ? HW_DR_FIELD_UDP_SPORT : HW_DR_FIELD_UDP_DPORT),
+            0, 16 };
+        *size = 2;
+        return 1;
+    case HW_SET_TOS:
+        /* DSCP is the TOS byte's high 6 bits; the ECN bits have no
+         * field. */
+        spans[0] = (struct dr_span) { HW_DR_FIELD_IP_DSCP, 2, 6 };
+        *size = 1;
+        return 1;
+    case HW_N_SET_FIELDS:
+    default:
+        OVS_NOT_REACHED();
+    }
+}
+
+/* Bits 'lo' to 'lo' + 'n' - 1 (n <= 32) of the 'size' bytes at 'value',
+ * bit 0 the least significant of the last byte. */
+static uint32_t
+dr_get_bits(const uint8_t *value, size_t size, unsigned int lo,
+            unsigned int n)
+{
+    uint32_t x = 0;
+
+    for (unsigned int i = n; i-- > 0;) {
+        unsigned int bit = lo + i;
+
+        x = (x << 1) | ((value[size - 1 - bit / 8] >> (bit % 8)) & 1);
+    }
+    return x;
+}
+
+void
+hw_dr_modify_set_bits(struct ofpbuf *cmds, int f, bool ipv6, bool tcp,
+                      const void *value, unsigned int ofs,
+                      unsigned int n_bits)
+{
+    struct dr_span spans[4];
+    size_t size;
+    size_t n = dr_spans(f, ipv6, tcp, spans, &size);
+    unsigned int first = spans[n - 1].lo;
+    unsigned int end = spans[0].lo + spans[0].width;
+
+    if (!n_bits) {
+        ofs = first;
+        n_bits = end - first;
+    }
+    /* Translate sets no bit the device has no field for. */
+    ovs_assert(ofs >= first && ofs + n_bits <= end);
+    for (size_t i = 0; i < n; i++) {
+        unsigned int lo = MAX(ofs, spans[i].lo);
+        unsigned int hi = MIN(ofs + n_bits, spans[i].lo + spans[i].width);
+
+        if (lo < hi) {
+            hw_dr_modify_set(cmds, spans[i].field, lo - spans[i].lo,
+                             hi - lo, dr_get_bits(value, size, lo, hi - lo));
+        }
+    }
+}
+
 /* Formatting modify-header commands. */
 
 struct modify_field {

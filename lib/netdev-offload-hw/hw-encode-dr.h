@@ -149,6 +149,16 @@ void hw_dr_modify_set_port(struct ofpbuf *, bool tcp, bool src, ovs_be16);
 void hw_dr_modify_set_reg_c(struct ofpbuf *, unsigned int reg,
                             uint32_t value);
 
+/* Bits 'ofs' to 'ofs' + 'n_bits' - 1 (struct hw_set_bits; 'n_bits' 0: all
+ * the device sets) of the packet field 'f' (enum hw_set_field) to those of
+ * 'value', the field's bytes in network byte order (6 for a MAC, 16 for
+ * an IPv6 address, 1 for the TOS...): one SET, of an offset and a length,
+ * per device field the run touches.  'ipv6' picks the hop limit for the
+ * TTL, 'tcp' TCP's ports rather than UDP's. */
+void hw_dr_modify_set_bits(struct ofpbuf *, int f, bool ipv6, bool tcp,
+                           const void *value, unsigned int ofs,
+                           unsigned int n_bits);
+
 /* Formats the 'size' bytes of commands at 'cmds', e.g.
  * "set eth_dst=00:00:5e:00:53:01, add ipv4_ttl -1". */
 void hw_dr_modify_format(const ovs_be64 *cmds, size_t size, struct ds *);

@@ -30,39 +30,48 @@
 #include "openvswitch/ofpbuf.h"
 #include "util.h"
 
+/* The value of field 'f' of 'rw', in network byte order. */
+static const void *
+hw_flow_dr_set_value(const struct hw_rewrite *rw, enum hw_set_field f)
+{
+    switch (f) {
+    case HW_SET_ETH_SRC: return &rw->eth_src;
+    case HW_SET_ETH_DST: return &rw->eth_dst;
+    case HW_SET_IPV4_SRC: return &rw->ipv4_src;
+    case HW_SET_IPV4_DST: return &rw->ipv4_dst;
+    case HW_SET_IPV6_SRC: return &rw->ipv6_src;
+    case HW_SET_IPV6_DST: return &rw->ipv6_dst;
+    case HW_SET_TTL: return &rw->ttl;
+    case HW_SET_L4_SRC: return &rw->l4_src;
+    case HW_SET_L4_DST: return &rw->l4_dst;
+    case HW_SET_TOS: return &rw->tos;
+    case HW_N_SET_FIELDS:
+    default:
+        OVS_NOT_REACHED();
+    }
+}
+
 /* Appends the modify-header commands of 'rw' to 'cmds'. */
 static void
 hw_flow_dr_modify(const struct hw_rule *rule, struct ofpbuf *cmds)
 {
+    static const enum hw_set_field order[] = {
+        HW_SET_ETH_SRC, HW_SET_ETH_DST, HW_SET_IPV4_SRC, HW_SET_IPV4_DST,
+        HW_SET_IPV6_SRC, HW_SET_IPV6_DST, HW_SET_TTL, HW_SET_TOS,
+        HW_SET_L4_SRC, HW_SET_L4_DST,
+    };
+    BUILD_ASSERT_DECL(ARRAY_SIZE(order) == HW_N_SET_FIELDS);
     const struct hw_rewrite *rw = &rule->rewrite;
     bool ipv6 = rule->outer.present & HW_HDR_IPV6;
 
-    if (rw->set & (1u << HW_SET_ETH_SRC)) {
-        hw_dr_modify_set_mac(cmds, true, rw->eth_src);
-    }
-    if (rw->set & (1u << HW_SET_ETH_DST)) {
-        hw_dr_modify_set_mac(cmds, false, rw->eth_dst);
-    }
-    if (rw->set & (1u << HW_SET_IPV4_SRC)) {
-        hw_dr_modify_set_ipv4(cmds, true, rw->ipv4_src);
-    }
-    if (rw->set & (1u << HW_SET_IPV4_DST)) {
-        hw_dr_modify_set_ipv4(cmds, false, rw->ipv4_dst);
-    }
-    if (rw->set & (1u << HW_SET_IPV6_SRC)) {
-        hw_dr_modify_set_ipv6(cmds, true, &rw->ipv6_src);
-    }
-    if (rw->set & (1u << HW_SET_IPV6_DST)) {
-        hw_dr_modify_set_ipv6(cmds, false, &rw->ipv6_dst);
-    }
-    if (rw->set & (1u << HW_SET_TTL)) {
-        hw_dr_modify_set_ttl(cmds, ipv6, rw->ttl);
-    }
-    if (rw->set & (1u << HW_SET_L4_SRC)) {
-        hw_dr_modify_set_port(cmds, rw->l4_tcp, true, rw->l4_src);
-    }
-    if (rw->set & (1u << HW_SET_L4_DST)) {
-        hw_dr_modify_set_port(cmds, rw->l4_tcp, false, rw->l4_dst);
+    for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+        enum hw_set_field f = order[i];
+
+        if (rw->set & (1u << f)) {
+            hw_dr_modify_set_bits(cmds, f, ipv6, rw->l4_tcp,
+                                  hw_flow_dr_set_value(rw, f),
+                                  rw->bits[f].ofs, rw->bits[f].n_bits);
+        }
     }
     for (unsigned int reg = 0; reg < HW_N_REG_C; reg++) {
         if (rw->set_regs & (1u << reg)) {

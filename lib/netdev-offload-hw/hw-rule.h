@@ -184,7 +184,19 @@ enum hw_set_field {
     HW_SET_TTL,                 /* IPv4 TTL or IPv6 hop limit. */
     HW_SET_L4_SRC,              /* TCP or UDP, as the rule's outer L4. */
     HW_SET_L4_DST,
+    HW_SET_TOS,                 /* IPv4 TOS or IPv6 traffic class: its DSCP
+                                 * bits (7:2) only, the device has no ECN
+                                 * field (hw-apis.md 3.2). */
     HW_N_SET_FIELDS
+};
+
+/* The bits of a field a rewrite sets: 'n_bits' from bit 'ofs', counting
+ * from the field's least significant bit; 'n_bits' 0 means all the bits
+ * the device sets of it.  A modify-header SET command writes one such run
+ * of a device field (its offset and length). */
+struct hw_set_bits {
+    uint8_t ofs;
+    uint8_t n_bits;
 };
 
 /* Metadata registers reg_c_0 to reg_c_7 (dr only). */
@@ -199,6 +211,8 @@ struct hw_rewrite {
     uint8_t ttl;
     bool l4_tcp;                /* The L4 ports are TCP's, else UDP's. */
     ovs_be16 l4_src, l4_dst;
+    uint8_t tos;                /* HW_SET_TOS: the whole byte. */
+    struct hw_set_bits bits[HW_N_SET_FIELDS];   /* Of the fields in 'set'. */
     bool push_vlan;             /* Push a tag of 'push_tpid' and 'push_tci'. */
     ovs_be16 push_tpid;
     ovs_be16 push_tci;

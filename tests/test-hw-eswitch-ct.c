@@ -169,8 +169,8 @@ post_rule(struct hw_rule *rule, int extra_action)
         CHECK_STR(ds_cstr(&reason), "");
     } else {
         check_refused(&m, &actions, true, "e-switch: the FDB takes outputs, "
-                      "VLAN pushes and pops, sets of addresses, ports and "
-                      "TTL, a tnl_push and a meter only");
+                      "VLAN pushes and pops, sets of addresses, ports, "
+                      "TTL and DSCP, a tnl_push and a meter only");
     }
     ofpbuf_uninit(&actions);
     ds_destroy(&reason);
@@ -217,8 +217,8 @@ test_fdb_stage(void)
     tcp_match(&m, 0);
     stage_actions(&actions, 0);
     check_refused(&m, &actions, false, "e-switch: the FDB takes outputs, "
-                  "VLAN pushes and pops, sets of addresses, ports and TTL, "
-                  "a tnl_push and a meter only");
+                  "VLAN pushes and pops, sets of addresses, ports, TTL and "
+                  "DSCP, a tnl_push and a meter only");
     ofpbuf_uninit(&actions);
 
     /* What no stage stands for, and nat: no tag to restore a translated

@@ -208,8 +208,8 @@ test_eswitch_actions(void)
     CHECK_EQ(hw_translate_flow(&match, actions.data, actions.size, &params,
                                &rule, &reason), EOPNOTSUPP);
     CHECK_STR(ds_cstr(&reason), "e-switch: the FDB takes outputs, VLAN "
-              "pushes and pops, sets of addresses, ports and TTL, a "
-              "tnl_push and a meter only");
+              "pushes and pops, sets of addresses, ports, TTL and DSCP, "
+              "a tnl_push and a meter only");
     ds_clear(&reason);
 
     /* A push: the tag's TCI without OVS's CFI "present" bit. */
@@ -325,13 +325,13 @@ esw_translate(const struct match *match, const struct ofpbuf *actions,
 
 /* Header rewrites in the FDB: set and masked set of MAC and IP addresses,
  * the TTL (OVS's dec_ttl) and TCP and UDP ports, in one modify header
- * whatever their order around a VLAN pop or push; whole fields only, of
- * headers the flow matches, and what the device cannot set refused with
- * the reason. */
+ * whatever their order around a VLAN pop or push; fields of headers the
+ * flow matches, and what the device cannot set refused with the reason
+ * (parts of fields: test_eswitch_partial_rewrites()). */
 void
 test_eswitch_rewrites(void)
 {
-    struct ovs_key_ethernet eth, eth_mask;
+    struct ovs_key_ethernet eth;
     struct ovs_key_ipv4 ip4, ip4_mask;
     struct ovs_key_ipv6 ip6, ip6_mask;
     struct ds reason = DS_EMPTY_INITIALIZER;
@@ -444,35 +444,27 @@ test_eswitch_rewrites(void)
     CHECK(rw->l4_tcp);
     CHECK_EQ(ntohs(rw->l4_dst), 8080);
 
-    /* ...but not a TOS that changes. */
+    /* A TOS whose DSCP changes: its DSCP bits, the ECN bits the flow
+     * matches kept; not ECN bits that change (the device has no ECN
+     * field). */
     ip4.ipv4_tos = 0x20;
     ofpbuf_clear(&actions);
     put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, NULL, sizeof ip4);
     put_output(&actions, 1);
-    CHECK_ESW_REFUSED(&match, &actions,
-                      "e-switch: the FDB does not set ipv4 tos");
-
-    /* Part of a field: no. */
-    dp_match_init_udp(&match);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rw->set, (1u << HW_SET_IPV4_DST) | (1u << HW_SET_TOS));
+    CHECK_EQ(rw->tos, 0x20);
+    CHECK_EQ(rw->bits[HW_SET_TOS].n_bits, 0);
+    ip4.ipv4_tos = 0x21;
     ofpbuf_clear(&actions);
-    memset(&ip4_mask, 0, sizeof ip4_mask);
-    ip4_mask.ipv4_dst = htonl(0xffffff00);
-    ip4.ipv4_dst = htonl(0x0a000100);
-    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, NULL, sizeof ip4);
     put_output(&actions, 1);
     CHECK_ESW_REFUSED(&match, &actions,
-                      "e-switch: the FDB sets whole fields only, "
-                      "not part of ipv4 dst");
-    ofpbuf_clear(&actions);
-    memset(&eth_mask, 0, sizeof eth_mask);
-    eth_mask.eth_dst = (struct eth_addr) ETH_ADDR_C(ff, ff, ff, 00, 00, 00);
-    put_set(&actions, OVS_KEY_ATTR_ETHERNET, &eth, &eth_mask, sizeof eth);
-    put_output(&actions, 1);
-    CHECK_ESW_REFUSED(&match, &actions,
-                      "e-switch: the FDB sets whole fields only, "
-                      "not part of eth dst");
+                      "e-switch: the FDB does not set the ECN bits of "
+                      "ipv4 tos");
 
     /* Ports of a protocol the flow does not match, other keys. */
+    dp_match_init_udp(&match);
     ofpbuf_clear(&actions);
     put_set(&actions, OVS_KEY_ATTR_TCP, &tcp, &tcp_mask, sizeof tcp);
     put_output(&actions, 1);
@@ -562,6 +554,189 @@ test_eswitch_rewrites(void)
     ofpbuf_clear(&actions);
     put_set(&actions, OVS_KEY_ATTR_ETHERNET, &eth, NULL, sizeof eth - 1);
     put_output(&actions, 3);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), EINVAL);
+    CHECK_STR(ds_cstr(&reason), "malformed set action");
+
+    ds_destroy(&reason);
+    ofpbuf_uninit(&actions);
+}
+
+
+/* 'actions' cleared, then a masked set of 'key' and an output. */
+static void
+set_and_output(struct ofpbuf *actions, enum ovs_key_attr type,
+               const void *key, const void *mask, size_t size)
+{
+    ofpbuf_clear(actions);
+    put_set(actions, type, key, mask, size);
+    put_output(actions, 3);
+}
+
+/* Parts of fields in the FDB: a mask of one run of bits of a field (or
+ * else of the bits that change) is one SET of an offset and a length per
+ * device field; the DSCP bits of the TOS and traffic class, not their ECN
+ * bits; other masks refused, naming the field and the mask. */
+void
+test_eswitch_partial_rewrites(void)
+{
+    struct ovs_key_ethernet eth, eth_mask;
+    struct ovs_key_ipv4 ip4, ip4_mask;
+    struct ovs_key_ipv6 ip6, ip6_mask;
+    struct ds reason = DS_EMPTY_INITIALIZER;
+    const struct hw_rewrite *rw;
+    struct ofpbuf actions;
+    struct match match;
+    struct hw_rule rule;
+
+    ofpbuf_init(&actions, 64);
+    rw = &rule.rewrite;
+
+    /* OVS's mod_nw_tos:16 on a flow of DSCP 0: set(ipv4(tos=0x10/0xfc)),
+     * all the DSCP bits. */
+    dp_match_init_udp(&match);
+    match_set_nw_dscp(&match, 0);
+    memset(&ip4, 0, sizeof ip4);
+    memset(&ip4_mask, 0, sizeof ip4_mask);
+    ip4.ipv4_tos = 0x10;
+    ip4_mask.ipv4_tos = 0xfc;
+    set_and_output(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_STR(ds_cstr(&reason), "");
+    CHECK(rule.fdb && rule.full);
+    CHECK_EQ(rule.fate, HW_FATE_VPORT);
+    CHECK_EQ(rw->set, 1u << HW_SET_TOS);
+    CHECK_EQ(rw->tos, 0x10);
+    CHECK_EQ(rw->bits[HW_SET_TOS].n_bits, 0);
+
+    /* The class selector bits only: bits 5 to 7. */
+    ip4.ipv4_tos = 0xa0;
+    ip4_mask.ipv4_tos = 0xe0;
+    set_and_output(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rw->set, 1u << HW_SET_TOS);
+    CHECK_EQ(rw->tos, 0xa0);
+    CHECK_EQ(rw->bits[HW_SET_TOS].ofs, 5);
+    CHECK_EQ(rw->bits[HW_SET_TOS].n_bits, 3);
+
+    /* ECN bits that may change: no field holds them. */
+    ip4.ipv4_tos = 0x01;
+    ip4_mask.ipv4_tos = 0x03;
+    set_and_output(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB does not set the ECN bits of "
+                      "ipv4 tos");
+    ip4.ipv4_tos = 0x12;
+    ip4_mask.ipv4_tos = 0xfe;
+    set_and_output(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB does not set the ECN bits of "
+                      "ipv4 tos");
+
+    /* IPv6's traffic class: the same DSCP field. */
+    dp_match_init_ipv6(&match);
+    match_set_nw_proto(&match, IPPROTO_UDP);
+    memset(&ip6, 0, sizeof ip6);
+    memset(&ip6_mask, 0, sizeof ip6_mask);
+    ip6.ipv6_tclass = 0xb8;
+    ip6_mask.ipv6_tclass = 0xfc;
+    set_and_output(&actions, OVS_KEY_ATTR_IPV6, &ip6, &ip6_mask, sizeof ip6);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rw->set, 1u << HW_SET_TOS);
+    CHECK_EQ(rw->tos, 0xb8);
+    CHECK_EQ(rw->bits[HW_SET_TOS].n_bits, 0);
+
+    /* An IPv6 prefix: the high 64 bits of the source. */
+    memset(&ip6_mask, 0, sizeof ip6_mask);
+    memset(&ip6.ipv6_src, 0, sizeof ip6.ipv6_src);
+    ip6.ipv6_tclass = 0;
+    ip6.ipv6_src.s6_addr[0] = 0x20;
+    ip6.ipv6_src.s6_addr[1] = 0x01;
+    ip6.ipv6_src.s6_addr[7] = 0x01;
+    memset(&ip6_mask.ipv6_src, 0xff, 8);
+    set_and_output(&actions, OVS_KEY_ATTR_IPV6, &ip6, &ip6_mask, sizeof ip6);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rw->set, 1u << HW_SET_IPV6_SRC);
+    CHECK(ipv6_addr_equals(&rw->ipv6_src, &ip6.ipv6_src));
+    CHECK_EQ(rw->bits[HW_SET_IPV6_SRC].ofs, 64);
+    CHECK_EQ(rw->bits[HW_SET_IPV6_SRC].n_bits, 64);
+
+    /* A MAC address's first three bytes (its OUI). */
+    dp_match_init_udp(&match);
+    memset(&eth, 0, sizeof eth);
+    memset(&eth_mask, 0, sizeof eth_mask);
+    eth.eth_dst = (struct eth_addr) ETH_ADDR_C(02, 00, 5e, 00, 00, 00);
+    eth_mask.eth_dst = (struct eth_addr) ETH_ADDR_C(ff, ff, ff, 00, 00, 00);
+    set_and_output(&actions, OVS_KEY_ATTR_ETHERNET, &eth, &eth_mask,
+                   sizeof eth);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rw->set, 1u << HW_SET_ETH_DST);
+    CHECK(eth_addr_equals(rw->eth_dst, eth.eth_dst));
+    CHECK_EQ(rw->bits[HW_SET_ETH_DST].ofs, 24);
+    CHECK_EQ(rw->bits[HW_SET_ETH_DST].n_bits, 24);
+    /* Bytes 0 and 2: two runs. */
+    eth_mask.eth_dst = (struct eth_addr) ETH_ADDR_C(ff, 00, ff, 00, 00, 00);
+    eth.eth_dst = (struct eth_addr) ETH_ADDR_C(02, 00, 5e, 00, 00, 00);
+    set_and_output(&actions, OVS_KEY_ATTR_ETHERNET, &eth, &eth_mask,
+                   sizeof eth);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB sets one run of bits of a field "
+                      "only, not eth dst under mask 0xff00ff000000");
+
+    /* An IPv4 prefix, of a flow to 10.0.0.1: its high 24 bits. */
+    memset(&ip4, 0, sizeof ip4);
+    memset(&ip4_mask, 0, sizeof ip4_mask);
+    ip4.ipv4_dst = htonl(0x0a000100);
+    ip4_mask.ipv4_dst = htonl(0xffffff00);
+    set_and_output(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(rw->set, 1u << HW_SET_IPV4_DST);
+    CHECK_EQ(ntohl(rw->ipv4_dst), 0x0a000100);
+    CHECK_EQ(rw->bits[HW_SET_IPV4_DST].ofs, 8);
+    CHECK_EQ(rw->bits[HW_SET_IPV4_DST].n_bits, 24);
+    /* Two runs of which one changes: that one. */
+    ip4.ipv4_dst = htonl(0x0a000301);
+    ip4_mask.ipv4_dst = htonl(0xffffff0f);
+    set_and_output(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(ntohl(rw->ipv4_dst), 0x00000300);
+    CHECK_EQ(rw->bits[HW_SET_IPV4_DST].ofs, 8);
+    CHECK_EQ(rw->bits[HW_SET_IPV4_DST].n_bits, 2);
+    /* Two that change. */
+    ip4.ipv4_dst = htonl(0x0b000002);
+    ip4_mask.ipv4_dst = htonl(0xff0000ff);
+    set_and_output(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB sets one run of bits of a field "
+                      "only, not ipv4 dst under mask 0xff0000ff");
+
+    /* Two sets of a field: their runs together, the later bits last. */
+    ip4.ipv4_dst = htonl(0x0a000100);
+    ip4_mask.ipv4_dst = htonl(0xffffff00);
+    ofpbuf_clear(&actions);
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    ip4.ipv4_dst = htonl(0x00000007);
+    ip4_mask.ipv4_dst = htonl(0x000000ff);
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    put_output(&actions, 3);
+    CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), 0);
+    CHECK_EQ(ntohl(rw->ipv4_dst), 0x0a000107);
+    CHECK_EQ(rw->bits[HW_SET_IPV4_DST].n_bits, 0);
+    ip4.ipv4_dst = htonl(0x0a010000);
+    ip4_mask.ipv4_dst = htonl(0xffff0000);
+    ofpbuf_clear(&actions);
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    ip4.ipv4_dst = htonl(0x00000007);
+    ip4_mask.ipv4_dst = htonl(0x000000ff);
+    put_set(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
+    put_output(&actions, 3);
+    CHECK_ESW_REFUSED(&match, &actions,
+                      "e-switch: the FDB sets one run of bits of a field "
+                      "only, not ipv4 dst under mask 0xffff00ff");
+
+    /* A value bit outside its mask, which the datapath would set too. */
+    ip4.ipv4_dst = htonl(0x0a000101);
+    ip4_mask.ipv4_dst = htonl(0xffffff00);
+    set_and_output(&actions, OVS_KEY_ATTR_IPV4, &ip4, &ip4_mask, sizeof ip4);
     CHECK_EQ(esw_translate(&match, &actions, &rule, &reason), EINVAL);
     CHECK_STR(ds_cstr(&reason), "malformed set action");
 

@@ -86,6 +86,7 @@ void test_untranslatable_fields(void);
 void test_actions(void);
 void test_eswitch_actions(void);
 void test_eswitch_rewrites(void);
+void test_eswitch_partial_rewrites(void);
 void test_eswitch_drop(void);
 void test_eswitch_meter(void);
 void test_eswitch_hairpin(void);

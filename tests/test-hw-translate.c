@@ -305,6 +305,7 @@ static const struct test_hw_case tests[] = {
     TEST(actions),
     TEST(eswitch_actions),
     TEST(eswitch_rewrites),
+    TEST(eswitch_partial_rewrites),
     TEST(eswitch_drop),
     TEST(eswitch_meter),
     TEST(eswitch_hairpin),

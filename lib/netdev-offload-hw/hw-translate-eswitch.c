@@ -52,12 +52,15 @@ esw_refuse(struct ds *reason, const char *why)
  * A set or masked set of Ethernet, IPv4, IPv6, TCP or UDP fields becomes
  * commands of the rule's modify-header action, which the device runs after
  * a VLAN pop and before a push, wherever the datapath's actions have them:
- * the fields it rewrites are the same with or without the tag.  The device
- * sets whole fields (struct hw_rewrite) and updates the IPv4 header
- * checksum and the TCP or UDP checksum, as the datapath does.  A mask bit
- * for a field whose value the flow's match already guarantees changes
- * nothing (an unmasked set sets every field); the datapath never writes
- * the protocol and fragment fields of a key. */
+ * the fields it rewrites are the same with or without the tag.  A SET
+ * command writes one run of bits of a device field (hw-apis.md 3.2), so
+ * the device sets a field under a mask of one run of bits, the DSCP bits
+ * of the TOS or traffic class (IP_DSCP) but not their ECN bits, which no
+ * field holds; it updates the IPv4 header checksum and the TCP or UDP
+ * checksum, as the datapath does.  A mask bit for a field whose value the
+ * flow's match already guarantees changes nothing (an unmasked set sets
+ * every field); the datapath never writes the protocol and fragment fields
+ * of a key. */
 
 /* One field of a set action's key (struct ovs_key_*). */
 struct esw_field {
@@ -68,22 +71,31 @@ struct esw_field {
                                  * does not rewrite it. */
     size_t rw_ofs, rw_n;        /* With 'set': its value in struct
                                  * hw_rewrite. */
+    uint8_t fixed;              /* The bits of its last byte the device
+                                 * cannot set (the ECN bits). */
 };
 
-#define ESW_FIELD__(NAME, KEY, MEMBER, FLOW_MEMBER, SET, RW_OFS, RW_N)  \
+#define ESW_FIELD__(NAME, KEY, MEMBER, FLOW_MEMBER, SET, RW_OFS, RW_N,  \
+                    FIXED)                                              \
     { NAME, offsetof(struct KEY, MEMBER),                               \
       MEMBER_SIZEOF(struct KEY, MEMBER),                                \
-      offsetof(struct flow, FLOW_MEMBER), SET, RW_OFS, RW_N }
+      offsetof(struct flow, FLOW_MEMBER), SET, RW_OFS, RW_N, FIXED }
 
 /* A field the device sets, into 'RW_MEMBER' of struct hw_rewrite. */
 #define ESW_SET(NAME, KEY, MEMBER, FLOW_MEMBER, SET, RW_MEMBER)         \
     ESW_FIELD__(NAME, KEY, MEMBER, FLOW_MEMBER, SET,                    \
                 offsetof(struct hw_rewrite, RW_MEMBER),                 \
-                MEMBER_SIZEOF(struct hw_rewrite, RW_MEMBER))
+                MEMBER_SIZEOF(struct hw_rewrite, RW_MEMBER), 0)
+
+/* The TOS or traffic class: its DSCP bits. */
+#define ESW_SET_TOS(NAME, KEY, MEMBER)                                  \
+    ESW_FIELD__(NAME, KEY, MEMBER, nw_tos, HW_SET_TOS,                  \
+                offsetof(struct hw_rewrite, tos),                       \
+                MEMBER_SIZEOF(struct hw_rewrite, tos), IP_ECN_MASK)
 
 /* A field it does not. */
 #define ESW_KEEP(NAME, KEY, MEMBER, FLOW_MEMBER)                        \
-    ESW_FIELD__(NAME, KEY, MEMBER, FLOW_MEMBER, -1, 0, 0)
+    ESW_FIELD__(NAME, KEY, MEMBER, FLOW_MEMBER, -1, 0, 0, 0)
 
 static const struct esw_field esw_eth_fields[] = {
     ESW_SET("eth src", ovs_key_ethernet, eth_src, dl_src, HW_SET_ETH_SRC,
@@ -97,7 +109,7 @@ static const struct esw_field esw_ipv4_fields[] = {
             ipv4_src),
     ESW_SET("ipv4 dst", ovs_key_ipv4, ipv4_dst, nw_dst, HW_SET_IPV4_DST,
             ipv4_dst),
-    ESW_KEEP("ipv4 tos", ovs_key_ipv4, ipv4_tos, nw_tos),
+    ESW_SET_TOS("ipv4 tos", ovs_key_ipv4, ipv4_tos),
     ESW_SET("ipv4 ttl", ovs_key_ipv4, ipv4_ttl, nw_ttl, HW_SET_TTL, ttl),
 };
 
@@ -107,7 +119,7 @@ static const struct esw_field esw_ipv6_fields[] = {
     ESW_SET("ipv6 dst", ovs_key_ipv6, ipv6_dst, ipv6_dst, HW_SET_IPV6_DST,
             ipv6_dst),
     ESW_KEEP("ipv6 label", ovs_key_ipv6, ipv6_label, ipv6_label),
-    ESW_KEEP("ipv6 tclass", ovs_key_ipv6, ipv6_tclass, nw_tos),
+    ESW_SET_TOS("ipv6 tclass", ovs_key_ipv6, ipv6_tclass),
     ESW_SET("ipv6 hlimit", ovs_key_ipv6, ipv6_hlimit, nw_ttl, HW_SET_TTL,
             ttl),
 };
@@ -147,6 +159,53 @@ static const struct esw_key esw_keys[] = {
 #define ESW_MAX_KEY sizeof(struct ovs_key_ipv6)
 BUILD_ASSERT_DECL(ESW_MAX_KEY >= sizeof(struct ovs_key_ipv4));
 
+/* The largest field. */
+#define ESW_MAX_FIELD sizeof(struct in6_addr)
+
+/* Whether the bits of the 'n' bytes at 'mask' are one run, bit 0 the least
+ * significant of the last byte; if so, the run into '*bits'. */
+static bool
+esw_bits_run(const uint8_t *mask, size_t n, struct hw_set_bits *bits)
+{
+    unsigned int lo = 0, end = 0;       /* The run so far: [lo, end). */
+
+    for (unsigned int bit = 0; bit < n * 8; bit++) {
+        if (mask[n - 1 - bit / 8] & (1u << (bit % 8))) {
+            if (end && end != bit) {
+                return false;
+            }
+            lo = end ? lo : bit;
+            end = bit + 1;
+        }
+    }
+    bits->ofs = lo;
+    bits->n_bits = end - lo;
+    return end != 0;
+}
+
+/* The run 'bits' of an 'n'-byte field as a mask into 'mask'. */
+static void
+esw_bits_mask(const struct hw_set_bits *bits, size_t n, uint8_t *mask)
+{
+    memset(mask, 0, n);
+    for (size_t bit = bits->ofs; bit < bits->ofs + bits->n_bits; bit++) {
+        mask[n - 1 - bit / 8] |= 1u << (bit % 8);
+    }
+}
+
+static int
+esw_refuse_mask(struct ds *reason, const struct esw_field *f,
+                const uint8_t *mask)
+{
+    hw_translate_fail(reason, EOPNOTSUPP, "e-switch: the FDB sets one run "
+                      "of bits of a field only, not %s under mask 0x",
+                      f->name);
+    for (size_t i = 0; i < f->n; i++) {
+        ds_put_format(reason, "%02"PRIx8, mask[i]);
+    }
+    return EOPNOTSUPP;
+}
+
 /* Field 'f' of key 'key' under 'mask' into the rewrites of 'rule', for a
  * flow of 'match'.  Returns 0 or EOPNOTSUPP with the reason. */
 static int
@@ -158,32 +217,73 @@ esw_set_field(const struct esw_field *f, const uint8_t *key,
     const uint8_t *fm = (const uint8_t *) &match->wc.masks + f->flow_ofs;
     const uint8_t *v = key + f->ofs, *m = mask + f->ofs;
     struct hw_rewrite *rw = &rule->rewrite;
-    bool any = false, whole = true, kept = true;
+    uint8_t change[ESW_MAX_FIELD], w[ESW_MAX_FIELD];
+    struct hw_set_bits run, all;
+    bool again, any = false;
+    uint8_t *value;
 
+    ovs_assert(f->n <= ESW_MAX_FIELD);
+    /* An earlier set changed it: the match no longer says. */
+    again = f->set >= 0 && rw->set & (1u << f->set);
     for (size_t i = 0; i < f->n; i++) {
-        any |= m[i] != 0;
-        whole &= m[i] == UINT8_MAX;
-        kept &= (fm[i] & m[i]) == m[i] && !((fv[i] ^ v[i]) & m[i]);
+        change[i] = again ? m[i] : m[i] & ~(fm[i] & ~(fv[i] ^ v[i]));
+        any |= change[i] != 0;
     }
-    if (f->set >= 0 && rw->set & (1u << f->set)) {
-        /* An earlier set changed it: the match no longer says. */
-        kept = false;
-    }
-    if (!any || kept) {
+    if (!any) {
         return 0;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        if (v[i] & ~m[i]) {
+            /* The datapath would set them too; OVS masks its keys. */
+            return hw_translate_fail(reason, EINVAL, "malformed set action");
+        }
     }
     if (f->set < 0) {
         return hw_translate_fail(reason, EOPNOTSUPP, "e-switch: the FDB "
                                  "does not set %s", f->name);
     }
-    if (!whole) {
+    if (change[f->n - 1] & f->fixed) {
         return hw_translate_fail(reason, EOPNOTSUPP, "e-switch: the FDB "
-                                 "sets whole fields only, not part of %s",
+                                 "does not set the ECN bits of %s",
                                  f->name);
     }
+
+    /* One run per field: the mask's (bits the device cannot set keep the
+     * value the flow matches), else just the bits that change. */
+    memcpy(w, m, f->n);
+    w[f->n - 1] &= ~f->fixed;
+    if (!esw_bits_run(w, f->n, &run)
+        && !esw_bits_run(change, f->n, &run)) {
+        return esw_refuse_mask(reason, f, m);
+    }
+    esw_bits_mask(&run, f->n, w);
+
     ovs_assert(f->rw_n == f->n);
-    memcpy((uint8_t *) rw + f->rw_ofs, v, f->n);
+    value = (uint8_t *) rw + f->rw_ofs;
+    memset(change, UINT8_MAX, f->n);
+    change[f->n - 1] &= ~f->fixed;
+    esw_bits_run(change, f->n, &all);
+    if (again) {
+        /* The union of both runs, the later bits over the earlier. */
+        uint8_t u[ESW_MAX_FIELD];
+
+        esw_bits_mask(rw->bits[f->set].n_bits ? &rw->bits[f->set] : &all,
+                      f->n, u);
+        for (size_t i = 0; i < f->n; i++) {
+            u[i] |= w[i];
+        }
+        if (!esw_bits_run(u, f->n, &run)) {
+            return esw_refuse_mask(reason, f, u);
+        }
+    } else {
+        memset(value, 0, f->n);
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        value[i] = (value[i] & ~w[i]) | (v[i] & w[i]);
+    }
     rw->set |= 1u << f->set;
+    rw->bits[f->set] = (run.ofs == all.ofs && run.n_bits == all.n_bits
+                        ? (struct hw_set_bits) { 0, 0 } : run);
     return 0;
 }
 
@@ -435,8 +535,8 @@ hw_translate_eswitch_actions(const struct match *match,
             break;
         default:
             return esw_refuse(reason, "takes outputs, VLAN pushes and pops, "
-                              "sets of addresses, ports and TTL, a "
-                              "tnl_push and a meter only");
+                              "sets of addresses, ports, TTL and DSCP, "
+                              "a tnl_push and a meter only");
         }
     }
     if (!output) {

@@ -600,7 +600,11 @@ hw_offload_install(struct netdev *netdev, struct hw_offload_port *port,
     /* A put takes each lock as few times as it can: at a million flows,
      * lock pairs were a sixth of its instructions. */
     if (!netdev_hw_get_device_rss(netdev, type, &dev, &qp)) {
-        *modifyp = false;
+        /* Rare: the lookup the path below makes under its one lock. */
+        ovs_mutex_lock(&port->mutex);
+        *modifyp = hw_offload_entry_find__(port, &entry->ufid,
+                                           entry->node.hash) != NULL;
+        ovs_mutex_unlock(&port->mutex);
         ds_put_cstr(reason, "device not open");
         return ENODEV;
     }
